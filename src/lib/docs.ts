@@ -1,0 +1,151 @@
+// The docs model: every published page with its address, type, twin and neighbours,
+// computed once per build and shared by every route.
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { getCollection, type CollectionEntry } from 'astro:content';
+import GithubSlugger from 'github-slugger';
+import { z } from 'zod';
+import { addressOf, sectionTitle } from './routes.ts';
+import { markdownTwin, sha256 } from './markdown-twin.ts';
+import { contentTypes, loadSiteConfig, type ContentType } from './site-config.ts';
+
+export interface Heading {
+  depth: number;
+  slug: string;
+  text: string;
+}
+
+export interface DocPage {
+  entry: CollectionEntry<'docs'>;
+  path: string;
+  section: string;
+  page: string;
+  type: ContentType;
+  title: string;
+  description: string;
+  order: number;
+  markdown: string;
+  hash: string;
+  headings: Heading[];
+}
+
+export interface Section {
+  slug: string;
+  title: string;
+  type: ContentType;
+  pages: DocPage[];
+}
+
+export interface DocsModel {
+  pages: DocPage[];
+  sections: Section[];
+  byPath: Map<string, DocPage>;
+}
+
+const sectionsFileSchema = z.array(
+  z.union([z.string(), z.object({ slug: z.string(), title: z.string().optional() })]),
+);
+
+/** Optional CONTENT_DIR/sections.json: the order (and display titles) of sections. */
+function readSectionOrder(contentDir: string): Map<string, { index: number; title?: string }> {
+  const file = join(contentDir, 'sections.json');
+  const order = new Map<string, { index: number; title?: string }>();
+  if (!existsSync(file)) return order;
+  const parsed = sectionsFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  parsed.data.forEach((item, index) => {
+    const entry = typeof item === 'string' ? { slug: item } : item;
+    order.set(entry.slug, { index, title: entry.title });
+  });
+  return order;
+}
+
+/** Headings of the twin (outside code fences), slugged as Astro slugs them. */
+export function headingsOf(markdown: string): Heading[] {
+  const slugger = new GithubSlugger();
+  const headings: Heading[] = [];
+  let fence: string | null = null;
+  for (const line of markdown.split('\n')) {
+    const f = /^\s*(```|~~~)/.exec(line);
+    if (f) {
+      fence = fence === null ? f[1]! : fence === f[1] ? null : fence;
+      continue;
+    }
+    if (fence) continue;
+    const m = /^(#{2,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (m) {
+      const text = m[2]!.replace(/[`*_]/g, '');
+      headings.push({ depth: m[1]!.length, slug: slugger.slug(text), text });
+    }
+  }
+  return headings;
+}
+
+let model: Promise<DocsModel> | undefined;
+
+export function docsModel(): Promise<DocsModel> {
+  model ??= buildModel();
+  return model;
+}
+
+async function buildModel(): Promise<DocsModel> {
+  const site = loadSiteConfig();
+  const sectionOrder = readSectionOrder(site.contentDir);
+  const entries = await getCollection('docs', (e) => !e.data.draft);
+  const pages: DocPage[] = entries.map((entry) => {
+    const address = addressOf(entry.id, entry.filePath ?? entry.id);
+    const isMdx = (entry.filePath ?? '').endsWith('.mdx');
+    const markdown = markdownTwin({
+      title: entry.data.title,
+      description: entry.data.description,
+      body: entry.body ?? '',
+      isMdx,
+    });
+    return {
+      entry,
+      path: address.path,
+      section: address.section,
+      page: address.page,
+      type: entry.data.type ?? address.defaultType,
+      title: entry.data.title,
+      description: entry.data.description ?? '',
+      order: entry.data.order ?? Number.MAX_SAFE_INTEGER,
+      markdown,
+      hash: `sha256-${sha256(markdown)}`,
+      headings: headingsOf(markdown),
+    };
+  });
+
+  const bySection = new Map<string, DocPage[]>();
+  for (const page of pages) {
+    const list = bySection.get(page.section) ?? [];
+    list.push(page);
+    bySection.set(page.section, list);
+  }
+  const typeRank = (t: ContentType) => contentTypes.indexOf(t);
+  const sections: Section[] = [...bySection].map(([slug, list]) => {
+    list.sort((a, b) => a.order - b.order || a.title.localeCompare(b.title) || a.path.localeCompare(b.path));
+    // A section's type is the type most of its pages have.
+    const counts = new Map<ContentType, number>();
+    for (const p of list) counts.set(p.type, (counts.get(p.type) ?? 0) + 1);
+    const type = [...counts].sort((a, b) => b[1] - a[1] || typeRank(a[0]) - typeRank(b[0]))[0]![0];
+    return { slug, title: sectionOrder.get(slug)?.title ?? sectionTitle(slug), type, pages: list };
+  });
+  const rank = (s: Section) => sectionOrder.get(s.slug)?.index ?? Number.MAX_SAFE_INTEGER;
+  sections.sort((a, b) => typeRank(a.type) - typeRank(b.type) || rank(a) - rank(b) || a.slug.localeCompare(b.slug));
+
+  const ordered = sections.flatMap((s) => s.pages);
+  const byPath = new Map<string, DocPage>();
+  for (const page of ordered) {
+    const clash = byPath.get(page.path);
+    if (clash) throw new Error(`Two files map to ${page.path}: ${clash.entry.filePath} and ${page.entry.filePath}`);
+    byPath.set(page.path, page);
+  }
+  return { pages: ordered, sections, byPath };
+}
+
+/** The previous and next page in reading order. */
+export function neighbours(model: DocsModel, page: DocPage): { prev?: DocPage; next?: DocPage } {
+  const i = model.pages.indexOf(page);
+  return { prev: model.pages[i - 1], next: model.pages[i + 1] };
+}

@@ -1,0 +1,68 @@
+// llms.txt per llmstxt.org: H1, blockquote summary, then H2 sections of links to
+// the Markdown twins. Past the size budget the root file links per-section files.
+import type { DocsModel, Section } from './docs.ts';
+import { absolute } from './links.ts';
+import { loadSiteConfig } from './site-config.ts';
+
+/** llms.txt stays under this many characters; larger sites are split by section. */
+export const llmsBudget = 50_000;
+
+function pageLine(p: Section['pages'][number]): string {
+  return `- [${p.title}](${absolute(`${p.path}.md`)})${p.description ? `: ${p.description}` : ''}`;
+}
+
+function header(title: string, summary: string, intro: string[]): string[] {
+  return [`# ${title}`, '', `> ${summary}`, '', ...intro, ''];
+}
+
+function intro(): string[] {
+  return [
+    'Every page is available as Markdown: append `.md` to its URL, or send `Accept: text/markdown`.',
+    `Search: \`GET ${absolute('/api/search?query=…')}\`. Questions: \`GET ${absolute('/ask?query=…')}\`. ` +
+      `Up to 20 pages at once: \`POST ${absolute('/api/md/batch')}\`. MCP: \`${absolute('/api/mcp')}\` (Streamable HTTP). ` +
+      `OpenAPI: ${absolute('/openapi.json')}.`,
+  ];
+}
+
+export function sectionLlms(section: Section): string {
+  const site = loadSiteConfig();
+  const lines = header(`${site.name}: ${section.title}`, `The ${section.title} section of ${site.name}.`, []);
+  lines.push(`## ${section.title}`, '', ...section.pages.map(pageLine), '');
+  return lines.join('\n');
+}
+
+/** True when the one-file form would exceed the budget. */
+export function isSplit(model: DocsModel): boolean {
+  return fullIndex(model).length > llmsBudget;
+}
+
+function fullIndex(model: DocsModel): string {
+  const site = loadSiteConfig();
+  const lines = header(site.name, site.description, intro());
+  for (const section of model.sections) lines.push(`## ${section.title}`, '', ...section.pages.map(pageLine), '');
+  return lines.join('\n');
+}
+
+export function rootLlms(model: DocsModel): string {
+  const one = fullIndex(model);
+  if (one.length <= llmsBudget) return one;
+  const site = loadSiteConfig();
+  const lines = header(site.name, site.description, [
+    ...intro(),
+    '',
+    `This site has ${model.pages.length} pages, so each section has its own llms.txt.`,
+  ]);
+  lines.push('## Sections', '');
+  for (const s of model.sections) {
+    lines.push(`- [${s.title}](${absolute(`/docs/${s.slug}/llms.txt`)}): ${s.pages.length} pages`);
+  }
+  lines.push('', '## Optional', '', `- [Everything in one file](${absolute('/llms-full.txt')}): every page's Markdown`, '');
+  return lines.join('\n');
+}
+
+export function fullLlms(model: DocsModel): string {
+  const site = loadSiteConfig();
+  const parts = [`# ${site.name}\n\n> ${site.description}\n`];
+  for (const p of model.pages) parts.push(`---\n\nSource: ${absolute(p.path)}\n\n${p.markdown}`);
+  return parts.join('\n');
+}

@@ -1,0 +1,67 @@
+// The Markdown twin of a page: what /docs/<section>/<page>.md serves and what the
+// batch endpoint returns byte for byte. MDX is reduced to plain Markdown: imports
+// and exports are dropped, JSX elements give way to their Markdown children.
+import { createHash } from 'node:crypto';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkMdx from 'remark-mdx';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+import type { Root, RootContent, Parent } from 'mdast';
+
+const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
+  bullet: '-',
+  fences: true,
+  rule: '-',
+});
+
+const jsxElement = new Set(['mdxJsxFlowElement', 'mdxJsxTextElement']);
+const dropped = new Set(['mdxjsEsm', 'mdxFlowExpression', 'mdxTextExpression']);
+
+function flattenJsx(node: Parent): void {
+  const out: RootContent[] = [];
+  for (const child of node.children as RootContent[]) {
+    if (dropped.has(child.type)) continue;
+    if (jsxElement.has(child.type)) {
+      const element = child as unknown as Parent & { name: string | null };
+      flattenJsx(element);
+      // <summary> reads as a bold lead-in once the <details> box is gone.
+      if (element.name === 'summary' && element.children.length > 0) {
+        out.push({ type: 'paragraph', children: [{ type: 'strong', children: element.children as never }] } as RootContent);
+      } else {
+        out.push(...(element.children as RootContent[]));
+      }
+      continue;
+    }
+    if ('children' in child) flattenJsx(child as Parent);
+    out.push(child);
+  }
+  // Dropped expressions leave dangling spaces that remark would escape as &#x20;.
+  const last = out[out.length - 1];
+  if ((node.type === 'paragraph' || node.type === 'heading') && last?.type === 'text') last.value = last.value.trimEnd();
+  node.children = out as never;
+}
+
+export function mdxToMarkdown(source: string): string {
+  const tree = mdxProcessor.parse(source) as Root;
+  flattenJsx(tree);
+  return String(mdxProcessor.stringify(tree));
+}
+
+export interface TwinInput {
+  title: string;
+  description?: string;
+  body: string;
+  isMdx: boolean;
+}
+
+export function markdownTwin({ title, description, body, isMdx }: TwinInput): string {
+  const text = (isMdx ? mdxToMarkdown(body) : body).trim();
+  const head = [`# ${title}`];
+  if (description) head.push(`> ${description.replace(/\s*\n\s*/g, ' ')}`);
+  return `${head.join('\n\n')}\n\n${text}\n`;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

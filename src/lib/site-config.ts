@@ -1,0 +1,56 @@
+// The one validated site config. Every discovery file, llms.txt and the build
+// manifest are generated from it, so a typo fails the build once, here.
+import { z } from 'zod';
+
+export const contentTypes = ['docs', 'skill', 'agent', 'hook', 'composition'] as const;
+export type ContentType = (typeof contentTypes)[number];
+
+const siteConfigSchema = z.object({
+  url: z
+    .url({ message: 'SITE_URL must be an absolute http(s) URL, e.g. https://docs.example.com' })
+    .refine((u) => /^https?:\/\//.test(u), 'SITE_URL must start with http:// or https://')
+    .transform((u) => u.replace(/\/+$/, '')),
+  name: z.string().min(1, 'SITE_NAME must not be empty'),
+  description: z.string().min(1, 'SITE_DESCRIPTION must not be empty'),
+  version: z.string().min(1, 'SITE_VERSION must not be empty'),
+  contentDir: z.string().min(1),
+  distDir: z.string().min(1),
+  assistantUrl: z
+    .url({ message: 'ASSISTANT_SITE_URL must be an absolute http(s) URL' })
+    .transform((u) => u.replace(/\/+$/, '')),
+  assistantName: z.string().min(1),
+});
+export type SiteConfig = z.infer<typeof siteConfigSchema>;
+
+const envNames: Record<keyof SiteConfig, string> = {
+  url: 'SITE_URL',
+  name: 'SITE_NAME',
+  description: 'SITE_DESCRIPTION',
+  version: 'SITE_VERSION',
+  contentDir: 'CONTENT_DIR',
+  distDir: 'DIST_DIR',
+  assistantUrl: 'ASSISTANT_SITE_URL',
+  assistantName: 'ASSISTANT_SITE_NAME',
+};
+
+/** Reads the site config from the environment; throws one readable error listing every bad variable. */
+export function loadSiteConfig(env: Record<string, string | undefined> = process.env): SiteConfig {
+  const result = siteConfigSchema.safeParse({
+    url: env.SITE_URL || 'http://localhost:4321',
+    name: env.SITE_NAME || 'Agent Docs',
+    description:
+      env.SITE_DESCRIPTION ||
+      'Documentation for Agent Docs: a self-hostable documentation site that serves people and AI agents equally well.',
+    version: env.SITE_VERSION || '1.0.0',
+    contentDir: env.CONTENT_DIR || 'content',
+    distDir: env.DIST_DIR || 'dist',
+    assistantUrl: env.ASSISTANT_SITE_URL || 'http://localhost:4322',
+    assistantName: env.ASSISTANT_SITE_NAME || 'Portfolio assistant',
+  });
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => {
+    const key = i.path[0] as keyof SiteConfig;
+    return `  - ${envNames[key] ?? String(key)}: ${i.message}`;
+  });
+  throw new Error(`Invalid site configuration:\n${problems.join('\n')}`);
+}

@@ -1,0 +1,31 @@
+// The fixture site: the bundled content plus test-only pages (an MDX page, edge
+// cases), built once per test run by test/global-setup.ts.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot, runAstroBuild } from '../../scripts/lib/astro-build.ts';
+
+export const fixtureSiteUrl = 'https://docs.example.test';
+export const fixtureAssistantUrl = 'https://portfolio.example.test';
+
+/** Makes a content dir from content/ plus test/fixtures/content/. */
+export function makeFixtureContent(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-docs-content-'));
+  cpSync(join(repoRoot, 'content'), dir, { recursive: true });
+  cpSync(join(repoRoot, 'test', 'fixtures', 'content'), dir, { recursive: true });
+  return dir;
+}
+
+export async function buildSite(contentDir: string, extraEnv: Record<string, string> = {}): Promise<{ code: number; output: string; distDir: string }> {
+  const distDir = mkdtempSync(join(tmpdir(), 'agent-docs-dist-'));
+  let output = '';
+  const code = await runAstroBuild({
+    env: { CONTENT_DIR: contentDir, DIST_DIR: distDir, SITE_URL: fixtureSiteUrl, ASSISTANT_SITE_URL: fixtureAssistantUrl, ...extraEnv },
+    onOutput: (chunk) => (output += chunk),
+  });
+  return { code, output, distDir };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
