@@ -8,6 +8,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import * as pagefind from 'pagefind';
 import { headersFile, nginxSnippet } from '../../gateway/static/content-types.ts';
 import type { SiteConfig } from '../lib/site-config.ts';
+import { nginxSite } from './nginx-site.ts';
 
 /** Route prefix the assistant (portfolio) site is built under, then moved to dist/portfolio. */
 export const assistantPrefix = 'assistant-site';
@@ -54,6 +55,7 @@ export function agentDocs({ site }: { site: SiteConfig }): AstroIntegration {
         await writeFile(join(root, '_headers'), headersFile());
         await mkdir(join(dist, 'nginx'), { recursive: true });
         await writeFile(join(dist, 'nginx', 'content-types.conf'), nginxSnippet());
+        await writeFile(join(dist, 'nginx', 'agent-docs.conf'), nginxSite());
 
         await indexTree(root, 'docs', logger);
         if (existsSync(join(portfolioDir, 'build-manifest.json'))) await indexTree(portfolioDir, 'portfolio', logger);

@@ -1,0 +1,128 @@
+// The documented deployment, for real: nginx serves the static tree with the
+// generated content-type snippet and proxies /api/* and /ask to a gateway.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { nginxSite } from '../../src/integration/nginx-site.ts';
+import { freePort, requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
+
+const nginxBin = '/usr/sbin/nginx';
+const hasNginx = requireBinary(nginxBin, 'nginx');
+const distDir = inject('distDir');
+
+describe.skipIf(!hasNginx)('nginx in front of the gateway', () => {
+  let gateway: RunningGateway;
+  let nginx: ChildProcess;
+  let base = '';
+  let nginxLog = '';
+
+  beforeAll(async () => {
+    gateway = await startGateway(distDir, { TRUST_PROXY: '1', RATE_LIMIT_MAX: '3' });
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'agent-docs-nginx-'));
+    writeFileSync(
+      join(dir, 'site.conf'),
+      nginxSite({
+        root: join(distDir, 'site'),
+        contentTypes: join(distDir, 'nginx', 'content-types.conf'),
+        gateways: [`127.0.0.1:${gateway.port}`],
+        listen: `127.0.0.1:${port}`,
+      }),
+    );
+    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ');
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      `user root; worker_processes 1; daemon off; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 256; }
+http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
+`,
+    );
+    nginx = spawn(nginxBin, ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    nginx.stderr!.on('data', (d: Buffer) => (nginxLog += d.toString()));
+    base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await fetch(`${base}/llms.txt`).then((r) => r.arrayBuffer());
+        break;
+      } catch {
+        if (nginx.exitCode !== null || Date.now() > deadline) {
+          throw new Error(`nginx did not start: ${nginxLog}${(() => { try { return readFileSync(join(dir, 'error.log'), 'utf8'); } catch { return ''; } })()}`);
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+  });
+
+  afterAll(async () => {
+    nginx?.kill('SIGQUIT');
+    await gateway?.stop();
+  });
+
+  const manifest = () => JSON.parse(readFileSync(join(distDir, 'site', 'build-manifest.json'), 'utf8')) as { pages: { path: string; md: string }[] };
+
+  it('serves pages at their extensionless URL and 404.html for unknown ones', async () => {
+    const page = manifest().pages[0]!;
+    const res = await fetch(`${base}${page.path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const missing = await fetch(`${base}/docs/nope/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('/llms.txt');
+  });
+
+  it('serves Markdown twins as text/markdown, also by content negotiation', async () => {
+    const page = manifest().pages[0]!;
+    const twin = readFileSync(join(distDir, 'site', page.md), 'utf8');
+    const direct = await fetch(`${base}${page.path}.md`);
+    expect(direct.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await direct.text()).toBe(twin);
+    const negotiated = await fetch(`${base}${page.path}`, { headers: { accept: 'text/markdown' } });
+    expect(negotiated.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(negotiated.headers.get('vary')).toMatch(/Accept/i);
+    expect(await negotiated.text()).toBe(twin);
+  });
+
+  it('gives discovery files their media types from the generated snippet', async () => {
+    const catalog = await fetch(`${base}/.well-known/api-catalog`);
+    expect(catalog.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    expect((await catalog.json()).linkset.length).toBeGreaterThan(0);
+    for (const [path, type] of [
+      ['/llms.txt', 'text/plain; charset=utf-8'],
+      ['/openapi.json', 'application/json'],
+      ['/api/openapi', 'application/json'],
+      ['/.well-known/oauth-protected-resource', 'application/json'],
+      ['/.well-known/agent-card.json', 'application/json'],
+    ]) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toBe(type);
+      await res.arrayBuffer();
+    }
+  });
+
+  it('proxies the dynamic routes to the gateway', async () => {
+    const health = await fetch(`${base}/api/health`);
+    expect(health.status).toBe(200);
+    expect((await health.json()).status).toBe('ok');
+    expect(health.headers.get('ratelimit-policy')).toBe('3;w=60');
+    const search = await fetch(`${base}/api/search?query=gateway&limit=2`);
+    expect(search.status).toBe(200);
+    expect(Number(search.headers.get('x-total-count'))).toBeGreaterThan(0);
+    const ask = await fetch(`${base}/ask?query=how+do+I+deploy`);
+    expect(ask.status).toBe(200);
+    expect((await ask.json())._meta.response_type).toBe('list');
+  });
+
+  it('rate-limits the real client behind the proxy: a spoofed X-Forwarded-For does not buy a new budget', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${base}/api/jobs/not-a-job`, { headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+      statuses.push(res.status);
+      await res.arrayBuffer();
+    }
+    expect(statuses).toEqual([404, 404, 404, 429, 429]);
+  });
+});
