@@ -1,0 +1,79 @@
+// Lazy loader for the Pagefind UI (the bundle the build writes to /pagefind/).
+// Loaded only when a person opens search (or on the 404 page), so pages stay light.
+
+interface PagefindUIInstance {
+  triggerSearch(term: string): void;
+}
+type PagefindUIConstructor = new (options: Record<string, unknown>) => PagefindUIInstance;
+
+const bundlePath = '/pagefind/';
+let loading: Promise<PagefindUIConstructor> | undefined;
+const mounted = new WeakMap<HTMLElement, PagefindUIInstance>();
+
+/** Loads pagefind-ui.css and pagefind-ui.js once. */
+export function loadPagefindUI(): Promise<PagefindUIConstructor> {
+  loading ??= new Promise<PagefindUIConstructor>((resolve, reject) => {
+    const css = document.createElement('link');
+    css.rel = 'stylesheet';
+    css.href = `${bundlePath}pagefind-ui.css`;
+    // Before our own stylesheet so the site's theme variables win.
+    const first = document.head.querySelector('link[rel="stylesheet"]');
+    document.head.insertBefore(css, first);
+    const script = document.createElement('script');
+    script.src = `${bundlePath}pagefind-ui.js`;
+    script.onload = () => {
+      const ctor = (window as unknown as { PagefindUI?: PagefindUIConstructor }).PagefindUI;
+      if (ctor) resolve(ctor);
+      else reject(new Error('pagefind-ui.js loaded but defined no PagefindUI'));
+    };
+    script.onerror = () => reject(new Error(`could not load ${script.src}`));
+    document.head.append(script);
+  });
+  loading.catch(() => {
+    loading = undefined; // let a later attempt retry
+  });
+  return loading;
+}
+
+/** Mounts the Pagefind UI in `target` (once) and focuses its input. */
+export async function mountSearch(target: HTMLElement, { focus = true } = {}): Promise<PagefindUIInstance | undefined> {
+  let ui = mounted.get(target);
+  if (!ui) {
+    target.setAttribute('aria-busy', 'true');
+    try {
+      const PagefindUI = await loadPagefindUI();
+      if (!(ui = mounted.get(target))) {
+        ui = new PagefindUI({
+          element: target,
+          bundlePath,
+          showSubResults: true,
+          showImages: false,
+          excerptLength: 24,
+          resetStyles: true,
+          translations: { placeholder: 'Search the docs' },
+        });
+        mounted.set(target, ui);
+      }
+    } catch {
+      target.innerHTML =
+        '<p class="search-unavailable">Search is not available right now (the search index has not been built). ' +
+        'Browse <a href="/docs">all sections</a> or read <a href="/llms.txt">/llms.txt</a>.</p>';
+      return undefined;
+    } finally {
+      target.removeAttribute('aria-busy');
+    }
+  }
+  if (focus) {
+    // The UI renders its input on the next frame.
+    for (let i = 0; i < 20; i++) {
+      const input = target.querySelector<HTMLInputElement>('.pagefind-ui input');
+      if (input) {
+        input.focus();
+        input.select();
+        break;
+      }
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+  }
+  return ui;
+}

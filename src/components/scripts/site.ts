@@ -1,0 +1,155 @@
+// The site's one client script (an external module shared by every page):
+// theme toggle, the phone menu, the search dialog and the on-page TOC highlight.
+// The Pagefind UI itself loads lazily (see search.ts), never on page load.
+
+const root = document.documentElement;
+
+// ── Theme ─────────────────────────────────────────────────────────────────
+// The inline script in <head> applies a stored choice before first paint; this
+// keeps the toggle's state in sync and persists new choices.
+const darkQuery = matchMedia('(prefers-color-scheme: dark)');
+const effectiveTheme = (): 'light' | 'dark' =>
+  root.dataset.theme === 'light' || root.dataset.theme === 'dark' ? root.dataset.theme : darkQuery.matches ? 'dark' : 'light';
+const themeButtons = document.querySelectorAll<HTMLButtonElement>('[data-theme-toggle]');
+const syncTheme = () => {
+  const dark = effectiveTheme() === 'dark';
+  for (const b of themeButtons) b.setAttribute('aria-pressed', String(dark));
+};
+for (const b of themeButtons) {
+  b.addEventListener('click', () => {
+    const next = effectiveTheme() === 'dark' ? 'light' : 'dark';
+    root.dataset.theme = next;
+    try {
+      localStorage.setItem('theme', next);
+    } catch {
+      // Private mode: the choice lasts for this page only.
+    }
+    syncTheme();
+  });
+}
+darkQuery.addEventListener('change', syncTheme);
+// A choice made in another tab applies here too.
+addEventListener('storage', (e) => {
+  if (e.key !== 'theme') return;
+  if (e.newValue === 'light' || e.newValue === 'dark') root.dataset.theme = e.newValue;
+  else delete root.dataset.theme;
+  syncTheme();
+});
+syncTheme();
+
+// ── Phone menu ────────────────────────────────────────────────────────────
+const menuButton = document.querySelector<HTMLButtonElement>('[data-menu-button]');
+const sidebar = document.getElementById('sidebar');
+/** Scrolls the sidebar (only the sidebar) so the current page's link is in view. */
+function revealCurrent(): void {
+  const link = sidebar?.querySelector<HTMLElement>('[aria-current="page"]');
+  if (!sidebar || !link) return;
+  const top = link.getBoundingClientRect().top - sidebar.getBoundingClientRect().top + sidebar.scrollTop;
+  if (top + link.offsetHeight > sidebar.scrollTop + sidebar.clientHeight || top < sidebar.scrollTop) {
+    sidebar.scrollTop = Math.max(0, top - sidebar.clientHeight / 3);
+  }
+}
+revealCurrent();
+if (menuButton && sidebar) {
+  const wide = matchMedia('(min-width: 56rem)');
+  const setOpen = (open: boolean, restoreFocus = false) => {
+    menuButton.setAttribute('aria-expanded', String(open));
+    sidebar.toggleAttribute('data-open', open);
+    root.classList.toggle('menu-open', open);
+    if (open) {
+      revealCurrent();
+      (sidebar.querySelector<HTMLElement>('[aria-current="page"]') ?? sidebar.querySelector<HTMLElement>('a'))?.focus({ preventScroll: true });
+    } else if (restoreFocus) {
+      menuButton.focus();
+    }
+  };
+  menuButton.addEventListener('click', () => setOpen(menuButton.getAttribute('aria-expanded') !== 'true'));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && sidebar.hasAttribute('data-open')) setOpen(false, true);
+  });
+  document.addEventListener('click', (e) => {
+    const t = e.target as Node;
+    if (sidebar.hasAttribute('data-open') && !sidebar.contains(t) && !menuButton.contains(t)) setOpen(false);
+  });
+  wide.addEventListener('change', () => setOpen(false));
+}
+
+// ── Search ────────────────────────────────────────────────────────────────
+const dialog = document.getElementById('search-dialog') as HTMLDialogElement | null;
+const dialogTarget = dialog?.querySelector<HTMLElement>('[data-search-target]');
+// A plain input that is there at once, so typing (and the phone keyboard, which
+// only opens on a focus inside the tap) works while the Pagefind UI loads.
+const preInput = dialog?.querySelector<HTMLInputElement>('[data-search-preinput]');
+const preload = () => void import('./search.ts').then((m) => m.loadPagefindUI()).catch(() => {});
+
+async function openSearch(): Promise<void> {
+  if (!dialog || !dialogTarget) return;
+  if (!dialog.open) dialog.showModal();
+  if (preInput && !preInput.hidden) preInput.focus();
+  const { mountSearch } = await import('./search.ts');
+  const ui = await mountSearch(dialogTarget, { focus: true });
+  if (ui && preInput && !preInput.hidden) {
+    preInput.hidden = true;
+    if (preInput.value.trim()) ui.triggerSearch(preInput.value);
+  }
+}
+
+for (const b of document.querySelectorAll<HTMLButtonElement>('[data-search-open]')) {
+  b.addEventListener('click', () => void openSearch());
+  b.addEventListener('focus', preload, { once: true });
+  b.addEventListener('pointerenter', preload, { once: true });
+}
+if (dialog) {
+  // A click on the backdrop (the dialog element itself, outside its panel) closes it.
+  dialog.addEventListener('click', (e) => {
+    if (e.target === dialog) dialog.close();
+  });
+  dialog.querySelector('[data-search-close]')?.addEventListener('click', () => dialog.close());
+  document.addEventListener('keydown', (e) => {
+    const t = e.target as HTMLElement;
+    const typing = t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName);
+    if ((e.key === '/' && !typing && !e.metaKey && !e.ctrlKey && !e.altKey) || (e.key.toLowerCase() === 'k' && (e.metaKey || e.ctrlKey))) {
+      e.preventDefault();
+      void openSearch();
+    }
+  });
+}
+
+// An inline search box (the 404 page) loads at once and searches for the last
+// segment of the missing URL ("/docs/getting-started/instal" → "instal").
+const inline = document.querySelector<HTMLElement>('[data-search-inline]');
+if (inline) {
+  void import('./search.ts').then(async ({ mountSearch }) => {
+    const ui = await mountSearch(inline, { focus: false });
+    let last = '';
+    try {
+      last = decodeURIComponent(location.pathname).replace(/\.(html?|md)$/i, '').split('/').filter(Boolean).at(-1) ?? '';
+    } catch {
+      // a malformed escape: no suggestion
+    }
+    const words = last.replace(/[-_.]+/g, ' ').trim();
+    if (ui && words) ui.triggerSearch(words);
+  });
+}
+
+// ── On-page TOC: highlight the section being read ─────────────────────────
+const tocLinks = [...document.querySelectorAll<HTMLAnchorElement>('[data-toc] a[href^="#"]')];
+if (tocLinks.length && 'IntersectionObserver' in window) {
+  const byId = new Map(tocLinks.map((a) => [decodeURIComponent(a.hash.slice(1)), a]));
+  const headings = [...byId.keys()].map((id) => document.getElementById(id)).filter((h): h is HTMLElement => h !== null);
+  const visible = new Set<Element>();
+  const mark = () => {
+    // The first heading on screen, else the last one scrolled past.
+    let current = headings.find((h) => visible.has(h));
+    if (!current) current = [...headings].reverse().find((h) => h.getBoundingClientRect().top < 80);
+    for (const a of tocLinks) a.classList.toggle('is-active', current !== undefined && a === byId.get(current.id));
+  };
+  const io = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) (e.isIntersecting ? visible.add(e.target) : visible.delete(e.target));
+      mark();
+    },
+    { rootMargin: '-64px 0px -40% 0px' },
+  );
+  for (const h of headings) io.observe(h);
+}
