@@ -1,20 +1,28 @@
 // @ts-check
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import { loadSiteConfig } from './src/lib/site-config.ts';
 import { agentDocs } from './src/integration/agent-docs.ts';
 
 const site = loadSiteConfig();
+const contentKey = createHash('sha256').update(resolve(site.contentDir)).digest('hex').slice(0, 12);
 
 export default defineConfig({
   site: site.url,
   outDir: `${site.distDir}/site`,
   // /docs/a/b is served from docs/a/b.html with its twin docs/a/b.md beside it.
-  build: { format: 'file' },
+  // One shared stylesheet file for every page (never inlined per page: 10,000 pages).
+  build: { format: 'file', inlineStylesheets: 'never' },
   trailingSlash: 'never',
   // The site is fully static; the gateway (gateway/) serves the dynamic routes.
   output: 'static',
   markdown: { syntaxHighlight: false },
   integrations: [mdx(), agentDocs({ site })],
   devToolbar: { enabled: false },
+  // The content-layer cache (data-store.json) is keyed by entry id, not by content
+  // folder, so builds of different CONTENT_DIRs (tests, the benchmark corpus, a user's
+  // own docs) get a cache of their own instead of reading each other's stale entries.
+  cacheDir: process.env.ASTRO_CACHE_DIR || `./node_modules/.astro/content-${contentKey}`,
 });

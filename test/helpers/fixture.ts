@@ -20,7 +20,15 @@ export async function buildSite(contentDir: string, extraEnv: Record<string, str
   const distDir = mkdtempSync(join(tmpdir(), 'agent-docs-dist-'));
   let output = '';
   const code = await runAstroBuild({
-    env: { CONTENT_DIR: contentDir, DIST_DIR: distDir, SITE_URL: fixtureSiteUrl, ASSISTANT_SITE_URL: fixtureAssistantUrl, ...extraEnv },
+    env: {
+      CONTENT_DIR: contentDir,
+      DIST_DIR: distDir,
+      // A content cache of its own (outside dist/site, removed with the dist dir).
+      ASTRO_CACHE_DIR: join(distDir, '.astro-cache'),
+      SITE_URL: fixtureSiteUrl,
+      ASSISTANT_SITE_URL: fixtureAssistantUrl,
+      ...extraEnv,
+    },
     onOutput: (chunk) => (output += chunk),
   });
   return { code, output, distDir };
