@@ -1,0 +1,81 @@
+/** A small LRU bounded by entry count and by an estimated byte size (Map insertion order = recency). */
+export class Lru<V> {
+  private readonly map = new Map<string, { v: V; bytes: number }>();
+  private total = 0;
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+  hits = 0;
+  misses = 0;
+
+  constructor(maxEntries: number, maxBytes = Number.POSITIVE_INFINITY) {
+    this.maxEntries = Math.max(0, Math.floor(maxEntries));
+    this.maxBytes = maxBytes;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  get bytes(): number {
+    return this.total;
+  }
+
+  get(key: string): V | undefined {
+    const e = this.map.get(key);
+    if (!e) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.map.delete(key);
+    this.map.set(key, e);
+    return e.v;
+  }
+
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+
+  set(key: string, v: V, bytes: number): void {
+    if (this.maxEntries === 0 || bytes > this.maxBytes) {
+      this.delete(key);
+      return;
+    }
+    this.delete(key);
+    this.map.set(key, { v, bytes });
+    this.total += bytes;
+    this.evict();
+  }
+
+  /** Updates the byte size of an entry that grew (no recency change); ignored when the key was evicted. */
+  resize(key: string, bytes: number): void {
+    const e = this.map.get(key);
+    if (!e) return;
+    this.total += bytes - e.bytes;
+    e.bytes = bytes;
+    this.evict(key);
+  }
+
+  delete(key: string): void {
+    const e = this.map.get(key);
+    if (!e) return;
+    this.total -= e.bytes;
+    this.map.delete(key);
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.total = 0;
+  }
+
+  private evict(keep?: string): void {
+    for (const [k, e] of this.map) {
+      if (this.map.size <= this.maxEntries && this.total <= this.maxBytes) break;
+      if (k === keep && this.map.size === 1) break;
+      if (k === keep) continue;
+      this.total -= e.bytes;
+      this.map.delete(k);
+    }
+    if (keep !== undefined && this.total > this.maxBytes) this.delete(keep);
+  }
+}

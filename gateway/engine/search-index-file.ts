@@ -1,0 +1,127 @@
+/**
+ * On-disk form of one index segment, loaded straight into a SharedArrayBuffer.
+ * Layout: "ADSIDX" + u16 format version, u32 header length, header JSON (pages, vocab, array table),
+ * then the typed arrays, each 8-byte aligned.
+ */
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import type { PageInfo, SegmentData } from './search-index.ts';
+
+export const INDEX_FORMAT_VERSION = 1;
+const MAGIC = 'ADSIDX';
+
+type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'tok' | 'woff' | 'byteStart' | 'content' | 'zws';
+const ARRAYS: [ArrayName, 'i32' | 'u32' | 'f32' | 'u8'][] = [
+  ['termStart', 'i32'], ['pdoc', 'i32'], ['ptf', 'f32'], ['tStart', 'i32'], ['tdoc', 'i32'], ['docLen', 'f32'], ['typeIdx', 'u8'],
+  ['posStart', 'i32'], ['tok', 'i32'], ['woff', 'u32'], ['byteStart', 'u32'], ['content', 'u8'], ['zws', 'u8'],
+];
+
+interface Meta {
+  version: number;
+  fingerprint: string;
+  nPages: number;
+  size: number;
+  arrays: { name: ArrayName; type: string; offset: number; length: number }[];
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+const PREFIX = 16; // magic(6) version(u16) metaLen(u32) dataLen(u32)
+
+/** Writes the segment atomically (temp file + rename). */
+export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: string): void {
+  const arrays: Meta['arrays'] = [];
+  let off = 0;
+  for (const [name, type] of ARRAYS) {
+    const a = seg[name];
+    arrays.push({ name, type, offset: off, length: a.length });
+    off = align8(off + a.byteLength);
+  }
+  const data = Buffer.from(JSON.stringify({ pages: seg.pages, vocab: seg.vocab }), 'utf8');
+  // size depends on the meta length: compute with a placeholder, then fix (size has a fixed width)
+  const metaOf = (size: number) => Buffer.from(JSON.stringify({ version: INDEX_FORMAT_VERSION, fingerprint, nPages: seg.nPages, size: String(size).padStart(15, '0'), arrays }), 'utf8');
+  const metaLen = metaOf(0).length;
+  const dataStart = align8(PREFIX + metaLen + data.length);
+  const size = dataStart + off;
+  const meta = metaOf(size);
+  const pre = Buffer.alloc(PREFIX);
+  pre.write(MAGIC, 0, 'latin1');
+  pre.writeUInt16LE(INDEX_FORMAT_VERSION, 6);
+  pre.writeUInt32LE(meta.length, 8);
+  pre.writeUInt32LE(data.length, 12);
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w', 0o600);
+  const pad = Buffer.alloc(8);
+  try {
+    writeSync(fd, pre);
+    writeSync(fd, meta);
+    writeSync(fd, data);
+    let pos = PREFIX + meta.length + data.length;
+    for (const { name, offset } of arrays) {
+      const a = seg[name];
+      const want = dataStart + offset;
+      if (want > pos) writeSync(fd, pad, 0, want - pos);
+      writeSync(fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+      pos = want + a.byteLength;
+    }
+    if (size > pos) writeSync(fd, pad, 0, size - pos);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+/** Reads a whole segment file into a new SharedArrayBuffer (one allocation, no copies later). */
+export function readSegmentFile(file: string): SharedArrayBuffer {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const sab = new SharedArrayBuffer(size);
+    const u8 = new Uint8Array(sab);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, u8, got, size - got, got);
+      if (n <= 0) throw new Error(`short read on ${file}`);
+      got += n;
+    }
+    return sab;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseMeta(sab: SharedArrayBuffer): Meta & { metaLen: number; dataLen: number; dataStart: number } {
+  const b = Buffer.from(sab);
+  if (b.length < PREFIX || b.toString('latin1', 0, 6) !== MAGIC) throw new Error('not a search index file');
+  const version = b.readUInt16LE(6);
+  if (version !== INDEX_FORMAT_VERSION) throw new Error(`search index file format ${version} (expected ${INDEX_FORMAT_VERSION})`);
+  const metaLen = b.readUInt32LE(8);
+  const dataLen = b.readUInt32LE(12);
+  if (PREFIX + metaLen + dataLen > b.length) throw new Error('search index file is truncated');
+  const raw = JSON.parse(b.toString('utf8', PREFIX, PREFIX + metaLen)) as Omit<Meta, 'size'> & { size: string };
+  const meta = { ...raw, size: Number(raw.size) };
+  if (meta.size !== b.length) throw new Error(`search index file size ${b.length} (expected ${meta.size})`);
+  return { ...meta, metaLen, dataLen, dataStart: align8(PREFIX + metaLen + dataLen) };
+}
+
+/** Validates a loaded segment file cheaply (prefix + small meta JSON); returns its fingerprint and page count. */
+export function checkSegmentBuffer(sab: SharedArrayBuffer): { fingerprint: string; nPages: number } {
+  const m = parseMeta(sab);
+  for (const [name] of ARRAYS) if (!m.arrays.some((a) => a.name === name)) throw new Error(`search index file lacks ${name}`);
+  return { fingerprint: m.fingerprint, nPages: m.nPages };
+}
+
+/** Typed-array views over the SharedArrayBuffer (shared between threads when posted) plus pages and vocabulary. */
+export function segmentFromBuffer(sab: SharedArrayBuffer): SegmentData {
+  const m = parseMeta(sab);
+  const b = Buffer.from(sab);
+  const data = JSON.parse(b.toString('utf8', PREFIX + m.metaLen, PREFIX + m.metaLen + m.dataLen)) as { pages: PageInfo[]; vocab: string[] };
+  const views: Partial<Record<ArrayName, unknown>> = {};
+  for (const { name, type, offset, length } of m.arrays) {
+    const at = m.dataStart + offset;
+    if (type === 'i32') views[name] = new Int32Array(sab, at, length);
+    else if (type === 'u32') views[name] = new Uint32Array(sab, at, length);
+    else if (type === 'f32') views[name] = new Float32Array(sab, at, length);
+    else views[name] = new Uint8Array(sab, at, length);
+  }
+  for (const [name] of ARRAYS) if (!views[name]) throw new Error(`search index file lacks ${name}`);
+  return { nPages: m.nPages, pages: data.pages, vocab: data.vocab, ...(views as Pick<SegmentData, ArrayName>) };
+}

@@ -1,0 +1,701 @@
+/**
+ * The search index the engine's worker threads query: a compact inverted index built from the Pagefind bundle's
+ * own data — its meta index (the authoritative page list) and its page fragments (the text, headings/anchors, title
+ * and filters Pagefind extracted at build time).
+ *
+ * Why not Pagefind's WASM search server-side: on a 10,000-page corpus a query for a common term returns every page
+ * with every word location (17 MB of JSON) and takes 100–800 ms and ~250 MB per instance; this index answers the
+ * same query in a few ms, with all large arrays in SharedArrayBuffers shared by all workers.
+ *
+ * Layout: the pages are split into segments, built in parallel child processes (search-build.ts) and written as
+ * files (search-index-file.ts); every query worker maps every segment (SharedArrayBuffer views: no copies).
+ * Scoring: BM25 (k1 1.2, b 0.75) over heading-weighted term frequencies; a query term matches its exact (lightly
+ * stemmed) form plus up to 24 prefix expansions, folded into one BM25 term; AND semantics by default ('any' on
+ * request); pages whose title contains every query term rank above all others (shorter titles first); ties by url.
+ */
+import { createHash } from 'node:crypto';
+import type { PagefindFragment } from './pagefind-bundle.ts';
+import { toPlainText, wordTerms } from './text.ts';
+
+export type ContentType = 'docs' | 'skill' | 'agent' | 'hook' | 'composition';
+export const CONTENT_TYPES: readonly ContentType[] = ['docs', 'skill', 'agent', 'hook', 'composition'];
+
+export interface SearchHit {
+  id: string;
+  url: string;
+  type: 'page' | 'heading' | 'text';
+  title: string;
+  content: string;
+  score: number;
+  pageType: ContentType;
+  section: string;
+  path: string;
+}
+
+export interface AnchorInfo { loc: number; id: string; text: string; heading: boolean; words: number }
+export interface PageInfo { url: string; title: string; section: string; anchors: AnchorInfo[] }
+
+/** One segment of the index. Typed arrays live in SharedArrayBuffers; `pages`/`vocab` are cloned per worker. */
+export interface SegmentData {
+  nPages: number;
+  pages: PageInfo[];
+  vocab: string[]; // sorted (code-unit order); term id = index
+  termStart: Int32Array; // CSR over body postings, length vocab+1
+  pdoc: Int32Array; // local page index
+  ptf: Float32Array; // heading-weighted term frequency
+  tStart: Int32Array; // CSR over title postings, length vocab+1
+  tdoc: Int32Array;
+  docLen: Float32Array;
+  typeIdx: Uint8Array;
+  posStart: Int32Array; // per page: first word position (length nPages+1)
+  tok: Int32Array; // per word position: term id of the word's primary term, -1 for none
+  woff: Uint32Array; // per word position: byte offset of the word in `content`
+  byteStart: Uint32Array; // per page: first byte (length nPages+1)
+  content: Uint8Array; // UTF-8 page texts
+  zws: Uint8Array; // per page: 1 when words are U+200B-delimited
+}
+
+export interface ManifestFallback { title?: string; type?: string; section?: string }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Build
+// ---------------------------------------------------------------------------------------------------------------
+
+class Grow<T extends Int32Array | Uint32Array | Float32Array> {
+  a: T;
+  n = 0;
+  private readonly make: (n: number) => T;
+  constructor(make: (n: number) => T, initial = 4096) {
+    this.make = make;
+    this.a = make(initial);
+  }
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = this.make(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
+type SharedCtor<T> = { new (b: SharedArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number };
+
+/** Copies the first n elements of src into a SharedArrayBuffer-backed array of the same kind. */
+function shared<T extends Int32Array | Uint32Array | Float32Array | Uint8Array>(Ctor: SharedCtor<T>, src: T, n: number): T {
+  const out = new Ctor(new SharedArrayBuffer(Math.max(1, n) * Ctor.BYTES_PER_ELEMENT), 0, n);
+  if (n > 0) (out as Int32Array).set((src as Int32Array).subarray(0, n));
+  return out;
+}
+
+const WORD = /(?:[^\s]|\uFEFF)+/g;
+const NON_ASCII = /[^\x00-\x7f]/;
+const HEADING_WEIGHT: Record<string, number> = { h1: 3, h2: 2.5, h3: 2, h4: 1.5, h5: 1.5, h6: 1.5 };
+
+/** Builds one segment from Pagefind fragments (in the given order; an iterable so they can be streamed). */
+export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallback?: Record<string, ManifestFallback>): SegmentData {
+  const termIds = new Map<string, number>();
+  const vocab: string[] = [];
+  const idOf = (t: string): number => {
+    let id = termIds.get(t);
+    if (id === undefined) {
+      id = vocab.length;
+      vocab.push(t);
+      termIds.set(t, id);
+    }
+    return id;
+  };
+  const eTerm = new Grow((k) => new Int32Array(k), 1 << 16);
+  const eDoc = new Grow((k) => new Int32Array(k), 1 << 16);
+  const eTf = new Grow((k) => new Float32Array(k), 1 << 16);
+  const tTerm = new Grow((k) => new Int32Array(k));
+  const tDocE = new Grow((k) => new Int32Array(k));
+  const tok = new Grow((k) => new Int32Array(k), 1 << 16);
+  const woff = new Grow((k) => new Uint32Array(k), 1 << 16);
+  const posStart = new Int32Array(n + 1);
+  const byteStart = new Uint32Array(n + 1);
+  const docLen = new Float32Array(n);
+  const typeIdx = new Uint8Array(n);
+  const zws = new Uint8Array(n);
+  const pages: PageInfo[] = [];
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let tf = new Float64Array(1024);
+  const touched: number[] = [];
+  /** raw word → term id(s): words repeat a lot, so tokenize/stem each distinct raw word once */
+  const wordIds = new Map<string, number | number[]>();
+
+  let i = -1;
+  for (const f of frags) {
+    if (++i >= n) throw new Error('buildSegment: more fragments than announced');
+    const url = normalizeUrl(typeof f.meta?.url === 'string' && f.meta.url ? f.meta.url : f.url);
+    const fb = fallback?.[url];
+    const title = toPlainText(f.meta?.title ?? fb?.title ?? url);
+    const ti = [firstOf(f.filters?.type), fb?.type].map((t) => CONTENT_TYPES.indexOf(t as ContentType)).find((x) => x >= 0);
+    typeIdx[i] = ti ?? 0;
+    const section = firstOf(f.filters?.section) ?? fb?.section ?? (url.split('/')[2] ?? '');
+    const anchors: AnchorInfo[] = (Array.isArray(f.anchors) ? f.anchors : [])
+      .filter((a) => a && typeof a.id === 'string' && a.id.length > 0 && typeof a.location === 'number')
+      .map((a) => {
+        const text = toPlainText(a.text ?? '');
+        return { loc: a.location, id: a.id, text, heading: /^h[1-6]$/i.test(a.element ?? ''), words: text ? text.split(' ').length : 0 };
+      })
+      .sort((a, b) => a.loc - b.loc);
+    pages.push({ url, title, section, anchors });
+
+    // heading ranges for term weights
+    const ranges: [number, number, number][] = [];
+    for (const a of Array.isArray(f.anchors) ? f.anchors : []) {
+      const w = HEADING_WEIGHT[(a?.element ?? '').toLowerCase()];
+      if (w && typeof a.location === 'number' && a.text) ranges.push([a.location, a.location + a.text.trim().split(/\s+/).length, w]);
+    }
+    ranges.sort((a, b) => a[0] - b[0]);
+    let ri = 0;
+
+    // The stored text is the page's words joined by single spaces ('' for U+200B-delimited scripts): word positions
+    // stay Pagefind's, and excerpts need no whitespace clean-up.
+    const content = f.content;
+    const isZws = content.includes('\u200B');
+    const joiner = isZws ? '' : ' ';
+    const ascii = !NON_ASCII.test(content);
+    const parts: string[] = [];
+    posStart[i] = tok.n;
+    byteStart[i] = bytes;
+    let pos = 0;
+    let pageBytes = 0;
+    const addWord = (w: string): void => {
+      if (pos > 0) {
+        parts.push(joiner);
+        pageBytes += joiner.length;
+      }
+      woff.push(bytes + pageBytes);
+      parts.push(w);
+      pageBytes += ascii ? w.length : Buffer.byteLength(w);
+      let ids = wordIds.get(w);
+      if (ids === undefined) {
+        const terms = wordTerms(w);
+        ids = terms.length === 0 ? -1 : terms.length === 1 ? idOf(terms[0]!) : terms.map(idOf);
+        wordIds.set(w, ids);
+      }
+      if (ids === -1) {
+        tok.push(-1);
+      } else {
+        while (ri < ranges.length && ranges[ri]![1] <= pos) ri++;
+        const weight = ri < ranges.length && ranges[ri]![0] <= pos ? ranges[ri]![2] : 1;
+        if (typeof ids === 'number') {
+          if (ids >= tf.length) tf = growTf(tf, ids);
+          if (tf[ids] === 0) touched.push(ids);
+          tf[ids]! += weight;
+          tok.push(ids);
+        } else {
+          for (const id of ids) {
+            if (id >= tf.length) tf = growTf(tf, id);
+            if (tf[id] === 0) touched.push(id);
+            tf[id]! += weight;
+          }
+          tok.push(ids[0]!);
+        }
+      }
+      pos++;
+    };
+    if (isZws) {
+      zws[i] = 1;
+      for (const w of content.split('\u200B')) addWord(w);
+    } else {
+      if (content.length > 0 && /^[^\S\uFEFF]/.test(content)) addWord(''); // Pagefind's split() yields a leading ''
+      WORD.lastIndex = 0;
+      for (let m = WORD.exec(content); m; m = WORD.exec(content)) addWord(m[0]);
+    }
+    const buf = Buffer.from(parts.join(''), 'utf8');
+    if (buf.length !== pageBytes) throw new Error(`buildSegment: byte accounting mismatch on ${url}`);
+    docLen[i] = Math.max(1, pos);
+    for (const id of touched) {
+      eTerm.push(id);
+      eDoc.push(i);
+      eTf.push(tf[id]!);
+      tf[id] = 0;
+    }
+    touched.length = 0;
+    const seenT = new Set<number>();
+    for (const w of title.split(/\s+/)) {
+      for (const t of wordTerms(w)) {
+        const id = idOf(t);
+        if (!seenT.has(id)) {
+          seenT.add(id);
+          tTerm.push(id);
+          tDocE.push(i);
+        }
+      }
+    }
+    chunks.push(buf);
+    bytes += buf.length;
+  }
+  if (i !== n - 1) throw new Error(`buildSegment: expected ${n} fragments, got ${i + 1}`);
+  posStart[n] = tok.n;
+  byteStart[n] = bytes;
+
+  // sort the vocabulary, remap ids
+  const V = vocab.length;
+  const order = Array.from({ length: V }, (_, k) => k).sort((a, b) => (vocab[a]! < vocab[b]! ? -1 : vocab[a]! > vocab[b]! ? 1 : 0));
+  const newId = new Int32Array(V);
+  const sortedVocab: string[] = new Array(V);
+  for (let k = 0; k < V; k++) {
+    newId[order[k]!] = k;
+    sortedVocab[k] = vocab[order[k]!]!;
+  }
+  const tokS = shared(Int32Array, tok.a, tok.n);
+  for (let p = 0; p < tokS.length; p++) if (tokS[p]! >= 0) tokS[p] = newId[tokS[p]!]!;
+
+  const csr = (terms: Grow<Int32Array>, docs: Grow<Int32Array>, tfs?: Grow<Float32Array>) => {
+    const start = new Int32Array(new SharedArrayBuffer((V + 1) * 4));
+    for (let e = 0; e < terms.n; e++) start[newId[terms.a[e]!]! + 1]!++;
+    for (let k = 0; k < V; k++) start[k + 1]! += start[k]!;
+    const fill = start.slice(0, V);
+    const d = new Int32Array(new SharedArrayBuffer(Math.max(1, terms.n) * 4), 0, terms.n);
+    const w = tfs ? new Float32Array(new SharedArrayBuffer(Math.max(1, terms.n) * 4), 0, terms.n) : undefined;
+    for (let e = 0; e < terms.n; e++) {
+      const k = fill[newId[terms.a[e]!]!]!++;
+      d[k] = docs.a[e]!;
+      if (w) w[k] = tfs!.a[e]!;
+    }
+    return { start, d, w };
+  };
+  const body = csr(eTerm, eDoc, eTf);
+  const ttl = csr(tTerm, tDocE);
+  const content = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
+  let off = 0;
+  for (const c of chunks) {
+    content.set(c, off);
+    off += c.length;
+  }
+  return {
+    nPages: n,
+    pages,
+    vocab: sortedVocab,
+    termStart: body.start,
+    pdoc: body.d,
+    ptf: body.w!,
+    tStart: ttl.start,
+    tdoc: ttl.d,
+    docLen: shared(Float32Array, docLen, n),
+    typeIdx: shared(Uint8Array, typeIdx, n),
+    posStart: shared(Int32Array, posStart, n + 1),
+    tok: tokS,
+    woff: shared(Uint32Array, woff.a, woff.n),
+    byteStart: shared(Uint32Array, byteStart, n + 1),
+    content,
+    zws: shared(Uint8Array, zws, n),
+  };
+}
+
+function growTf(tf: Float64Array, id: number): Float64Array<ArrayBuffer> {
+  const g = new Float64Array(Math.max(tf.length * 2, id + 1));
+  g.set(tf);
+  return g;
+}
+
+function firstOf(v: unknown): string | undefined {
+  return Array.isArray(v) && typeof v[0] === 'string' && v[0] ? v[0] : undefined;
+}
+
+function normalizeUrl(u: string): string {
+  let url = u.trim();
+  if (!/^(https?:)?\/\//.test(url) && !url.startsWith('/')) url = `/${url}`;
+  return url;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Query
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Ranked result of a query over the whole index (before slicing). */
+export interface Ranking {
+  docs: Int32Array; // global doc ids, best first
+  scores: Float64Array; // normalized 0..1, non-increasing
+  titleMatch: Uint8Array; // 1 when the page title contains every query term
+}
+
+export interface IndexOptions {
+  /** Max prefix expansions per query term (besides the exact term). */
+  maxExpansions?: number;
+  /** Words per excerpt. */
+  excerptWords?: number;
+}
+
+interface Variant { term: string; sim: number; ids: Int32Array /* per segment, -1 absent */ }
+
+const K1 = 1.2;
+const B = 0.75;
+
+export class SearchIndex {
+  readonly segments: SegmentData[];
+  readonly nDocs: number;
+  private readonly base: Int32Array;
+  private readonly avgdl: number;
+  private readonly urlRank: Int32Array;
+  private readonly typeOf: Uint8Array;
+  private readonly maxExpansions: number;
+  private readonly excerptWords: number;
+  // per-query scratch
+  private readonly acc: Float64Array;
+  private readonly cnt: Uint8Array;
+  private readonly last: Int8Array;
+  private readonly tcnt: Uint8Array;
+  private readonly tlast: Int8Array;
+  private readonly stamp: Int32Array;
+  private readonly touched: Int32Array;
+  private readonly final: Float64Array;
+  private readonly ttf: Float64Array;
+  private readonly tstamp: Int32Array;
+  private readonly tlist: Int32Array;
+  private readonly titleLen: Uint16Array;
+  private readonly docLen: Float32Array;
+  private gen = 0;
+  private tgen = 0;
+
+  constructor(segments: SegmentData[], opts: IndexOptions = {}) {
+    this.segments = segments;
+    this.maxExpansions = opts.maxExpansions ?? 24;
+    this.excerptWords = opts.excerptWords ?? 30;
+    this.base = new Int32Array(segments.length);
+    let n = 0;
+    let totalLen = 0;
+    segments.forEach((s, k) => {
+      this.base[k] = n;
+      n += s.nPages;
+      for (let i = 0; i < s.nPages; i++) totalLen += s.docLen[i]!;
+    });
+    this.nDocs = n;
+    this.avgdl = n > 0 ? totalLen / n : 1;
+    this.typeOf = new Uint8Array(n);
+    const urls: { u: string; d: number }[] = [];
+    segments.forEach((s, k) => {
+      for (let i = 0; i < s.nPages; i++) {
+        const d = this.base[k]! + i;
+        this.typeOf[d] = s.typeIdx[i]!;
+        urls.push({ u: s.pages[i]!.url, d });
+      }
+    });
+    urls.sort((a, b) => (a.u < b.u ? -1 : a.u > b.u ? 1 : a.d - b.d));
+    this.urlRank = new Int32Array(n);
+    urls.forEach((x, r) => (this.urlRank[x.d] = r));
+    this.acc = new Float64Array(n);
+    this.cnt = new Uint8Array(n);
+    this.last = new Int8Array(n);
+    this.tcnt = new Uint8Array(n);
+    this.tlast = new Int8Array(n);
+    this.stamp = new Int32Array(n);
+    this.touched = new Int32Array(n);
+    this.final = new Float64Array(n);
+    this.ttf = new Float64Array(n);
+    this.tstamp = new Int32Array(n);
+    this.tlist = new Int32Array(n);
+    this.titleLen = new Uint16Array(n);
+    this.docLen = new Float32Array(n);
+    segments.forEach((s, k) => {
+      this.docLen.set(s.docLen.subarray(0, s.nPages), this.base[k]!);
+      for (let i = 0; i < s.nPages; i++) {
+        const set = new Set<string>();
+        for (const w of s.pages[i]!.title.split(/\s+/)) for (const t of wordTerms(w)) set.add(t);
+        this.titleLen[this.base[k]! + i] = Math.min(65535, set.size);
+      }
+    });
+  }
+
+  private locate(doc: number): [SegmentData, number, number] {
+    let k = this.segments.length - 1;
+    while (k > 0 && this.base[k]! > doc) k--;
+    return [this.segments[k]!, doc - this.base[k]!, k];
+  }
+
+  /** Exact term plus up to maxExpansions prefix expansions (most frequent first), with per-segment ids. */
+  private variants(term: string): Variant[] {
+    const found = new Map<string, { df: number; tdf: number; ids: Int32Array }>();
+    const S = this.segments.length;
+    this.segments.forEach((s, k) => {
+      let j = lowerBound(s.vocab, term);
+      while (j < s.vocab.length && s.vocab[j]!.startsWith(term)) {
+        const w = s.vocab[j]!;
+        let e = found.get(w);
+        if (!e) {
+          e = { df: 0, tdf: 0, ids: new Int32Array(S).fill(-1) };
+          found.set(w, e);
+        }
+        e.ids[k] = j;
+        e.df += s.termStart[j + 1]! - s.termStart[j]!;
+        e.tdf += s.tStart[j + 1]! - s.tStart[j]!;
+        j++;
+      }
+    });
+    const out: Variant[] = [];
+    const exact = found.get(term);
+    if (exact) out.push({ term, sim: 1, ids: exact.ids });
+    const prefixed = [...found.entries()]
+      .filter(([w]) => w !== term)
+      .sort((a, b) => b[1].df + b[1].tdf - (a[1].df + a[1].tdf) || (a[0] < b[0] ? -1 : 1))
+      .slice(0, this.maxExpansions);
+    for (const [w, e] of prefixed) out.push({ term: w, sim: 0.2 + (0.6 * term.length) / w.length, ids: e.ids });
+    return out;
+  }
+
+  /**
+   * Full ranking for canonical query terms (see text.ts queryTerms) and an optional type filter.
+   * match 'all' (default): pages containing every term (in text or title). 'any': pages containing at least one,
+   * scored down by the share of terms they miss (for natural-language questions).
+   */
+  rank(terms: string[], type?: ContentType, match: 'all' | 'any' = 'all'): Ranking {
+    const empty: Ranking = { docs: new Int32Array(0), scores: new Float64Array(0), titleMatch: new Uint8Array(0) };
+    const nT = terms.length;
+    if (nT === 0 || this.nDocs === 0) return empty;
+    const typeFilter = type === undefined ? -1 : CONTENT_TYPES.indexOf(type);
+    const gen = ++this.gen;
+    const { acc, cnt, last, tcnt, tlast, stamp, touched, ttf, tstamp, tlist, docLen } = this;
+    let nTouched = 0;
+    const N = this.nDocs;
+    const avgdl = this.avgdl;
+    const touch = (d: number) => {
+      if (stamp[d] !== gen) {
+        stamp[d] = gen;
+        acc[d] = 0;
+        cnt[d] = 0;
+        last[d] = -1;
+        tcnt[d] = 0;
+        tlast[d] = -1;
+        touched[nTouched++] = d;
+      }
+    };
+    for (let ti = 0; ti < nT; ti++) {
+      const vars = this.variants(terms[ti]!);
+      if (vars.length === 0) {
+        if (match === 'all') return empty; // AND: a term without any match means no results
+        continue;
+      }
+      // one BM25 term per query term: the variants' (similarity-weighted) frequencies add up, df is their union
+      const tg = ++this.tgen;
+      let nt = 0;
+      for (const v of vars) {
+        for (let k = 0; k < this.segments.length; k++) {
+          const id = v.ids[k]!;
+          if (id < 0) continue;
+          const s = this.segments[k]!;
+          const base = this.base[k]!;
+          const { termStart, pdoc, ptf, tStart, tdoc } = s;
+          for (let e = termStart[id]!, end = termStart[id + 1]!; e < end; e++) {
+            const d = base + pdoc[e]!;
+            if (tstamp[d] !== tg) {
+              tstamp[d] = tg;
+              ttf[d] = 0;
+              tlist[nt++] = d;
+            }
+            ttf[d]! += v.sim * ptf[e]!;
+          }
+          for (let e = tStart[id]!, end = tStart[id + 1]!; e < end; e++) {
+            const d = base + tdoc[e]!;
+            touch(d);
+            if (tlast[d] !== ti) {
+              tlast[d] = ti;
+              tcnt[d]!++;
+            }
+            if (last[d] !== ti) {
+              last[d] = ti;
+              cnt[d]!++;
+            }
+          }
+        }
+      }
+      const w = Math.log(1 + (N - nt + 0.5) / (nt + 0.5)) * (K1 + 1);
+      for (let j = 0; j < nt; j++) {
+        const d = tlist[j]!;
+        touch(d);
+        const f = ttf[d]!;
+        acc[d]! += (w * f) / (f + K1 * (1 - B + (B * docLen[d]!) / avgdl));
+        if (last[d] !== ti) {
+          last[d] = ti;
+          cnt[d]!++;
+        }
+      }
+    }
+    const cand = new Int32Array(nTouched);
+    let nc = 0;
+    let maxBody = 0;
+    const fin = this.final;
+    const need = match === 'all' ? nT : 1;
+    for (let k = 0; k < nTouched; k++) {
+      const d = touched[k]!;
+      if (cnt[d]! < need) continue;
+      if (typeFilter >= 0 && this.typeOf[d] !== typeFilter) continue;
+      cand[nc++] = d;
+      if (tcnt[d] !== nT) {
+        const coverage = cnt[d]! / nT;
+        const s = acc[d]! * (1 + (0.5 * tcnt[d]!) / nT) * coverage * coverage;
+        fin[d] = s;
+        if (s > maxBody) maxBody = s;
+      }
+    }
+    // title tier: above every other page; shorter titles (the query is more of the title) first
+    let max = 0;
+    for (let k = 0; k < nc; k++) {
+      const d = cand[k]!;
+      if (tcnt[d] === nT) fin[d] = (acc[d]! + maxBody) * (1 + nT / Math.max(nT, this.titleLen[d]!));
+      if (fin[d]! > max) max = fin[d]!;
+    }
+    const docs = cand.slice(0, nc);
+    const urlRank = this.urlRank;
+    docs.sort((a, b) => (tcnt[b] === nT ? 1 : 0) - (tcnt[a] === nT ? 1 : 0) || fin[b]! - fin[a]! || urlRank[a]! - urlRank[b]!);
+    const scores = new Float64Array(nc);
+    const titleMatch = new Uint8Array(nc);
+    for (let r = 0; r < nc; r++) {
+      const d = docs[r]!;
+      scores[r] = max > 0 ? Math.round((fin[d]! / max) * 1e6) / 1e6 : 1;
+      titleMatch[r] = tcnt[d] === nT ? 1 : 0;
+    }
+    // a title match with a zero body score can tie the best body score: keep scores non-increasing anyway
+    for (let r = 1; r < nc; r++) if (scores[r]! > scores[r - 1]!) scores[r] = scores[r - 1]!;
+    return { docs, scores, titleMatch };
+  }
+
+  /** Per-segment marks (1 = counts as a match) over each segment's term ids, for excerpts. */
+  matchSets(terms: string[]): Uint8Array[] {
+    const sets = this.segments.map((s) => new Uint8Array(s.vocab.length));
+    for (const t of terms) for (const v of this.variants(t)) v.ids.forEach((id, k) => id >= 0 && (sets[k]![id] = 1));
+    return sets;
+  }
+
+  /** Builds the SearchHit of one ranked page: granularity page / heading / text, plain-text excerpt. */
+  hit(doc: number, score: number, titleMatch: boolean, sets: Uint8Array[]): SearchHit {
+    const [s, i, k] = this.locate(doc);
+    const set = sets[k]!;
+    const page = s.pages[i]!;
+    const p0 = s.posStart[i]!;
+    const nW = s.posStart[i + 1]! - p0;
+    const matched: number[] = [];
+    const tok = s.tok;
+    for (let p = 0; p < nW; p++) {
+      const t = tok[p0 + p]!;
+      if (t >= 0 && set[t] === 1) matched.push(p);
+    }
+    const anchors = page.anchors;
+    const pageType = CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs';
+    const base = { title: page.title, score, pageType, section: page.section, path: page.url };
+
+    if (titleMatch) {
+      const skip = skipTitle(page, s, i, nW);
+      const content = this.excerpt(s, i, skip, nW, matched, skip);
+      return { id: hitId(page.url), url: page.url, type: 'page', content, ...base };
+    }
+    // best section: intro [0, a0) or anchor k [a_k, a_k+1); heading-text matches weigh 3x
+    let best = -1;
+    let bestScore = -1;
+    let bestHeadingHit = false;
+    let mi = 0;
+    for (let a = -1; a < anchors.length; a++) {
+      const from = a < 0 ? 0 : anchors[a]!.loc;
+      const to = a + 1 < anchors.length ? anchors[a + 1]!.loc : nW;
+      const hEnd = a >= 0 && anchors[a]!.heading ? from + anchors[a]!.words : from;
+      let body = 0;
+      let head = 0;
+      while (mi < matched.length && matched[mi]! < from) mi++;
+      for (let j = mi; j < matched.length && matched[j]! < to; j++) {
+        if (matched[j]! < hEnd) head++;
+        else body++;
+      }
+      const sc = body + 3 * head;
+      if (sc > bestScore) {
+        bestScore = sc;
+        best = a;
+        bestHeadingHit = head > 0;
+      }
+    }
+    if (best < 0) {
+      const introEnd = anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW;
+      const skip = skipTitle(page, s, i, nW);
+      const content = this.excerpt(s, i, skip < introEnd ? skip : 0, introEnd, matched, skip);
+      return { id: hitId(page.url), url: page.url, type: 'text', content, ...base };
+    }
+    const a = anchors[best]!;
+    const from = a.loc;
+    const to = best + 1 < anchors.length ? anchors[best + 1]!.loc : nW;
+    const url = `${page.url}#${a.id}`;
+    if (a.heading && bestHeadingHit) {
+      const bodyFrom = Math.min(to, from + a.words);
+      const ex = bodyFrom < to ? this.excerpt(s, i, bodyFrom, to, matched, bodyFrom) : '';
+      const content = a.text ? (ex ? `${a.text} — ${ex}` : a.text) : ex;
+      return { id: hitId(url), url, type: 'heading', content, ...base };
+    }
+    const content = this.excerpt(s, i, a.heading ? Math.min(to, from + a.words) : from, to, matched, from);
+    return { id: hitId(url), url, type: 'text', content, ...base };
+  }
+
+  /** Plain-text window of ~excerptWords words within [from, to) around the densest cluster of matches. */
+  private excerpt(s: SegmentData, i: number, from: number, to: number, matched: number[], defaultStart: number): string {
+    const W = this.excerptWords;
+    if (to <= from) return '';
+    const inRange = matched.filter((p) => p >= from && p < to);
+    let start: number;
+    if (inRange.length === 0) start = Math.min(Math.max(from, defaultStart), Math.max(from, to - W));
+    else {
+      let bestCount = 0;
+      let bestAt = inRange[0]!;
+      let j = 0;
+      for (let k = 0; k < inRange.length; k++) {
+        while (inRange[j]! < inRange[k]! - W + 1) j++;
+        const c = k - j + 1;
+        if (c > bestCount) {
+          bestCount = c;
+          bestAt = inRange[j]!;
+        }
+      }
+      start = Math.max(from, bestAt - 5);
+    }
+    let end = Math.min(to, start + W);
+    if (end - start < W) start = Math.max(from, end - W);
+    end = Math.min(to, start + W);
+    const p0 = s.posStart[i]!;
+    const nW = s.posStart[i + 1]! - p0;
+    const b0 = s.woff[p0 + start]!;
+    const b1 = end < nW ? s.woff[p0 + end]! : s.byteStart[i + 1]!;
+    const text = toPlainText(Buffer.from(s.content.buffer, s.content.byteOffset + b0, b1 - b0).toString('utf8'));
+    if (!text) return '';
+    return `${start > 0 && start > from ? '… ' : ''}${text}${end < to ? ' …' : ''}`;
+  }
+
+  /** Page metadata by global doc id (for callers that need titles/urls without a query). */
+  page(doc: number): PageInfo & { pageType: ContentType } {
+    const [s, i] = this.locate(doc);
+    return { ...s.pages[i]!, pageType: CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs' };
+  }
+}
+
+/** Words at the start of the page that repeat the title (the h1): excerpts of page hits skip them. */
+function skipTitle(page: PageInfo, s: SegmentData, i: number, nW: number): number {
+  const n = page.title.split(/\s+/).filter(Boolean).length;
+  if (n === 0 || n >= nW) return 0;
+  const p0 = s.posStart[i]!;
+  const b1 = s.woff[p0 + n]!;
+  const head = toPlainText(Buffer.from(s.content.buffer, s.content.byteOffset + s.woff[p0]!, b1 - s.woff[p0]!).toString('utf8'));
+  return head.replace(/[.:]$/, '').toLowerCase() === page.title.toLowerCase() ? n : 0;
+}
+
+const idMemo = new Map<string, string>();
+
+/** Stable result id: the first 16 base64url characters of sha256(hit url). */
+export function hitId(url: string): string {
+  let id = idMemo.get(url);
+  if (id === undefined) {
+    id = createHash('sha256').update(url).digest('base64url').slice(0, 16);
+    if (idMemo.size >= 200_000) idMemo.clear();
+    idMemo.set(url, id);
+  }
+  return id;
+}
+
+function lowerBound(arr: string[], x: string): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (arr[m]! < x) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}

@@ -1,0 +1,63 @@
+/**
+ * Search worker thread. Protocol (request → reply, correlated by `id`):
+ *   install     { buffers: SharedArrayBuffer[] }  → page count (segment files, shared between all workers)
+ *   search      { terms, tag, match, offset, limit } → { docs, scores, titleMatch, hits: [rank, SearchHit][] }
+ *   materialize { terms, items: [doc, score, titleMatch][] } → SearchHit[]
+ * Replies: { id, ok: true, result } | { id, ok: false, error: { message, stack } }.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { ContentType, SearchHit } from './search-index.ts';
+import { SearchIndex } from './search-index.ts';
+import { segmentFromBuffer } from './search-index-file.ts';
+
+type Req =
+  | { id: number; op: 'install'; buffers: SharedArrayBuffer[] }
+  | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number }
+  | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number][] };
+
+let index: SearchIndex | undefined;
+
+function need(): SearchIndex {
+  if (!index) throw new Error('search worker: index not installed');
+  return index;
+}
+
+const port = parentPort;
+if (!port) throw new Error('search-worker.ts must run in a worker thread');
+
+port.on('message', (req: Req) => {
+  try {
+    switch (req.op) {
+      case 'install': {
+        index = new SearchIndex(req.buffers.map(segmentFromBuffer));
+        port.postMessage({ id: req.id, ok: true, result: index.nDocs });
+        return;
+      }
+      case 'search': {
+        const idx = need();
+        const r = idx.rank(req.terms, req.tag, req.match ?? 'all');
+        const total = r.docs.length;
+        const end = req.limit === undefined ? total : Math.min(total, req.offset + req.limit);
+        const hits: [number, SearchHit][] = [];
+        if (end > req.offset) {
+          const sets = idx.matchSets(req.terms);
+          for (let k = req.offset; k < end; k++) hits.push([k, idx.hit(r.docs[k]!, r.scores[k]!, r.titleMatch[k] === 1, sets)]);
+        }
+        port.postMessage({ id: req.id, ok: true, result: { docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits } }, [r.docs.buffer, r.scores.buffer, r.titleMatch.buffer] as ArrayBuffer[]);
+        return;
+      }
+      case 'materialize': {
+        const idx = need();
+        const sets = idx.matchSets(req.terms);
+        const hits = req.items.map(([doc, score, tm]) => idx.hit(doc, score, tm === 1, sets));
+        port.postMessage({ id: req.id, ok: true, result: hits });
+        return;
+      }
+      default:
+        throw new Error(`search worker: unknown op ${(req as { op: string }).op}`);
+    }
+  } catch (err) {
+    const e = err as Error;
+    port.postMessage({ id: (req as { id: number }).id, ok: false, error: { message: e?.message ?? String(err), stack: e?.stack } });
+  }
+});

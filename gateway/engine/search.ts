@@ -1,0 +1,516 @@
+/**
+ * Server-side search over the site's Pagefind bundle (`<siteDir>/pagefind/`), run in a pool of worker threads.
+ *
+ * Startup: check `pagefind-entry.json` (clear error, nothing else touched when missing), load build-manifest.json
+ * (buildId), then load the index segments from the index cache (keyed by a fingerprint of the bundle entry, the
+ * build id and the engine code) or build them in parallel child processes (search-build.ts), and install them —
+ * SharedArrayBuffers, shared not copied — into every query worker.
+ *
+ * Query flow (see search-index.ts for the index itself):
+ *   1. main thread: validate options, canonicalize the query (text.ts queryTerms: normalized, stemmed, stopwords
+ *      dropped, sorted terms);
+ *   2. LRU lookup keyed by (buildId, tag, match, terms): an entry holds the full ranking (typed arrays) plus the
+ *      SearchHits already materialized; a slice whose hits are all present is answered from memory, returning the
+ *      same frozen array for the same slice (callers may cache serialized bodies in a WeakMap keyed by it);
+ *   3. miss: one round trip to the least-busy worker ranks every matching page and materializes only the requested
+ *      slice (up to 250 hits); concurrent identical misses share one in-flight request;
+ *   4. a later page of a cached ranking (cursor pagination), or the rest of an unlimited request, is materialized
+ *      by workers in chunks of 250 hits, so no single reply is large to deserialize on the main thread.
+ * Nothing query-related runs on the main thread besides the cache and the slicing.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { Lru } from './lru.ts';
+import { loadManifest } from './manifest.ts';
+import { checkBundle } from './pagefind-bundle.ts';
+import type { ContentType, SearchHit } from './search-index.ts';
+import { CONTENT_TYPES } from './search-index.ts';
+import { INDEX_FORMAT_VERSION, checkSegmentBuffer, readSegmentFile } from './search-index-file.ts';
+import { queryTerms } from './text.ts';
+
+export type { ContentType, SearchHit } from './search-index.ts';
+export { CONTENT_TYPES } from './search-index.ts';
+
+export interface SearchOptions {
+  tag?: ContentType;
+  offset?: number;
+  limit?: number;
+  signal?: AbortSignal;
+  /**
+   * 'all' (default, the search API): pages containing every query term. 'any': pages containing at least one, ranked
+   * down by the share of terms they miss — for natural-language questions (/ask, the assistant's retrieval).
+   */
+  match?: 'all' | 'any';
+}
+
+export interface SearchEngine {
+  /** Deterministic for a given (query, tag, build): same order every time. Returns the slice [offset, offset+limit) and the total. */
+  search(query: string, opts?: SearchOptions): Promise<{ total: number; hits: SearchHit[] }>;
+  readonly buildId: string;
+  /** Number of indexed pages. */
+  readonly pageCount: number;
+  /** Counters for health/bench output. */
+  stats(): SearchStats;
+  close(): Promise<void>;
+}
+
+export interface SearchStats {
+  pages: number;
+  workers: number;
+  cache: { entries: number; bytes: number; hits: number; misses: number };
+  queries: number;
+  workerRequests: number;
+  startupMs: number;
+  /** Segments built at startup (0 when the index was loaded from the index cache). */
+  segmentsBuilt: number;
+}
+
+export interface CreateSearchEngineOptions {
+  siteDir: string;
+  /** Worker threads (default: available parallelism clamped to 2..4). */
+  workers?: number;
+  /** Max cached query results (default 2000). 0 disables the cache. */
+  cacheSize?: number;
+  /** Max estimated bytes of cached results (default 96 MiB). */
+  cacheBytes?: number;
+  /**
+   * Where built index segments are kept between starts (keyed by a fingerprint of the bundle, the manifest and the
+   * engine code): a restart on an unchanged build loads them instead of re-indexing. Default: a private directory
+   * under the OS temp dir; `false`: build into a temp dir and delete it after loading.
+   */
+  indexCacheDir?: string | false;
+}
+
+export const DEFAULT_CACHE_SIZE = 2000;
+/** Hits materialized per worker round trip (bounds the main thread's deserialization work per message). */
+const MATERIALIZE_CHUNK = 250;
+export const DEFAULT_CACHE_BYTES = 96 * 1024 * 1024;
+
+export function defaultWorkerCount(): number {
+  return Math.max(2, Math.min(4, availableParallelism()));
+}
+
+interface Entry {
+  total: number;
+  docs: Int32Array;
+  scores: Float64Array;
+  titleMatch: Uint8Array;
+  hits: (SearchHit | undefined)[];
+  /** Frozen slices handed out, by "offset:end" (stable identity for repeated identical requests). */
+  slices: Map<string, SearchHit[]>;
+  bytes: number;
+}
+
+interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void }
+
+const WORKER_URL = new URL('./search-worker.ts', import.meta.url);
+const BUILD_SCRIPT = fileURLToPath(new URL('./search-build.ts', import.meta.url));
+const CODE_FILES = ['search-index.ts', 'search-index-file.ts', 'search-build.ts', 'pagefind-bundle.ts', 'text.ts'];
+
+class Pool {
+  private readonly workers: { w: Worker; busy: number; dead: boolean }[] = [];
+  private readonly pending = new Map<number, Pending & { slot: number }>();
+  private nextId = 1;
+  private rr = 0;
+  private closed = false;
+  requests = 0;
+  /** Set once the index is installed: used to re-install it into a replacement worker. */
+  buffers: SharedArrayBuffer[] | undefined;
+
+  constructor(n: number) {
+    for (let k = 0; k < n; k++) this.workers.push(this.spawn(k));
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  private spawn(slot: number): { w: Worker; busy: number; dead: boolean } {
+    const w = new Worker(WORKER_URL, { name: `search-${slot}` });
+    const rec = { w, busy: 0, dead: false };
+    w.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: { message: string; stack?: string } }) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      this.done(rec);
+      if (msg.ok) p.resolve(msg.result);
+      else {
+        const e = new Error(msg.error?.message ?? 'search worker error');
+        if (msg.error?.stack) e.stack = msg.error.stack;
+        p.reject(e);
+      }
+    });
+    const fail = (err: Error) => {
+      if (rec.dead) return;
+      rec.dead = true;
+      for (const [id, p] of this.pending) {
+        if (p.slot !== slot || this.workers[slot] !== rec) continue;
+        this.pending.delete(id);
+        p.reject(err);
+      }
+      rec.busy = 0;
+      if (!this.closed) this.replace(slot);
+    };
+    w.on('error', (err) => fail(err instanceof Error ? err : new Error(String(err))));
+    w.on('exit', (code) => fail(new Error(`search worker exited with code ${code}`)));
+    w.unref();
+    return rec;
+  }
+
+  private replace(slot: number): void {
+    const rec = this.spawn(slot);
+    this.workers[slot] = rec;
+    if (this.buffers) {
+      this.send(slot, { op: 'install', buffers: this.buffers }).catch(() => {
+        /* a failing replacement reports through its own 'error' handler */
+      });
+    }
+  }
+
+  private done(rec: { w: Worker; busy: number }): void {
+    rec.busy = Math.max(0, rec.busy - 1);
+    if (rec.busy === 0) rec.w.unref();
+  }
+
+  /** Send to a specific worker slot. */
+  send<T>(slot: number, msg: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('search engine is closed'));
+    const rec = this.workers[slot]!;
+    const id = this.nextId++;
+    this.requests++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, slot });
+      if (rec.busy++ === 0) rec.w.ref();
+      rec.w.postMessage({ ...msg, id }, transfer);
+    });
+  }
+
+  /** Send to the least-busy live worker (round-robin among equals). */
+  run<T>(msg: Record<string, unknown>): Promise<T> {
+    const n = this.workers.length;
+    let best = -1;
+    for (let j = 0; j < n; j++) {
+      const k = (this.rr + j) % n;
+      const rec = this.workers[k]!;
+      if (rec.dead) continue;
+      if (best < 0 || rec.busy < this.workers[best]!.busy) best = k;
+    }
+    this.rr = (this.rr + 1) % n;
+    if (best < 0) return Promise.reject(new Error('no search worker available'));
+    return this.send<T>(best, msg);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new Error('search engine is closed'));
+    }
+    await Promise.all(this.workers.map((r) => ((r.dead = true), r.w.terminate())));
+  }
+}
+
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function hitBytes(h: SearchHit): number {
+  return 160 + 2 * (h.id.length + h.url.length + h.title.length + h.content.length + h.section.length + h.path.length);
+}
+
+function checkInt(name: string, v: unknown, min: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new RangeError(`search: ${name} must be an integer >= ${min}`);
+  return v;
+}
+
+/** A private cache directory (0700, owned by us) or undefined when that cannot be guaranteed. */
+function privateDir(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = statSync(dir);
+    if (!st.isDirectory()) return undefined;
+    if (typeof process.getuid === 'function' && (st.uid !== process.getuid() || (st.mode & 0o077) !== 0)) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+function runBuilder(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BUILD_SCRIPT, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      if (err.length < 8192) err += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(err.trim() || `index builder exited with ${signal ?? `code ${code}`}`));
+    });
+  });
+}
+
+function cacheDirFor(option: string | false | undefined): string | undefined {
+  if (option === false) return undefined;
+  return privateDir(option ?? join(tmpdir(), `agent-docs-search-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`));
+}
+
+/** A complete set of cached segment files `<fp>-<k>of<n>.idx` (any n), or undefined. */
+function findCached(dir: string, fingerprint: string): string[] | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const byN = new Map<number, Set<number>>();
+  const re = new RegExp(`^${fingerprint}-(\\d+)of(\\d+)\\.idx$`);
+  for (const f of names) {
+    const m = re.exec(f);
+    if (!m) continue;
+    const k = Number(m[1]);
+    const n = Number(m[2]);
+    if (k >= n) continue;
+    if (!byN.has(n)) byN.set(n, new Set());
+    byN.get(n)!.add(k);
+  }
+  for (const [n, ks] of [...byN.entries()].sort((a, b) => a[0] - b[0])) {
+    if (ks.size === n) return Array.from({ length: n }, (_, k) => join(dir, `${fingerprint}-${k}of${n}.idx`));
+  }
+  return undefined;
+}
+
+/** Loads the cached segment files for this fingerprint or builds them (in parallel child processes). */
+async function loadOrBuildSegments(siteDir: string, fingerprint: string, parallel: number, cacheDir: string | false | undefined): Promise<{ buffers: SharedArrayBuffer[]; built: number }> {
+  const base = cacheDirFor(cacheDir);
+  if (base) {
+    const files = findCached(base, fingerprint);
+    if (files) {
+      try {
+        const buffers = files.map((f) => {
+          const sab = readSegmentFile(f);
+          if (checkSegmentBuffer(sab).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
+          return sab;
+        });
+        const now = new Date();
+        for (const f of files) utimesSync(f, now, now);
+        pruneOld(base);
+        return { buffers, built: 0 };
+      } catch {
+        for (const f of files) rmSync(f, { force: true });
+      }
+    }
+  }
+  const dir = base ?? mkdtempSync(join(tmpdir(), 'agent-docs-search-'));
+  try {
+    const n = Math.max(1, parallel);
+    const files = Array.from({ length: n }, (_, k) => join(dir, `${fingerprint}-${k}of${n}.idx`));
+    await Promise.all(files.map((f, k) => runBuilder([siteDir, String(k), String(n), f, fingerprint])));
+    const buffers = files.map((f) => {
+      const sab = readSegmentFile(f);
+      checkSegmentBuffer(sab);
+      return sab;
+    });
+    if (base) pruneOld(base);
+    return { buffers, built: n };
+  } finally {
+    if (!base) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function fingerprintOf(entry: unknown, buildId: string): string {
+  // bundle entry (names the content-addressed meta index), manifest build id, engine code
+  const fp = createHash('sha256');
+  fp.update(`v${INDEX_FORMAT_VERSION}\n${JSON.stringify(entry)}\n${buildId}\n`);
+  for (const f of CODE_FILES) fp.update(readFileSync(new URL(`./${f}`, import.meta.url)));
+  return fp.digest('hex').slice(0, 32);
+}
+
+/** Parallel index builders: one per core, 1..4. */
+export function defaultBuildParallelism(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/**
+ * Builds the search index of a site into the index cache without starting workers — e.g. at the end of the site
+ * build, so the gateway's first start only loads it (cold start). Same `indexCacheDir` semantics as createSearchEngine.
+ */
+export async function prepareSearchIndex(opts: { siteDir: string; indexCacheDir?: string | false }): Promise<{ fingerprint: string; built: number; ms: number }> {
+  const t0 = performance.now();
+  const { entry } = checkBundle(opts.siteDir);
+  const manifest = await loadManifest(opts.siteDir);
+  const fingerprint = fingerprintOf(entry, manifest.buildId);
+  const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), opts.indexCacheDir);
+  return { fingerprint, built: r.built, ms: Math.round(performance.now() - t0) };
+}
+
+/** Best effort: drop index files not used for a week, and keep at most the 8 most recently used builds. */
+function pruneOld(dir: string): void {
+  try {
+    const cutoff = Date.now() - 7 * 24 * 3600 * 1000;
+    const lastUse = new Map<string, number>();
+    const files: { p: string; fp: string; mtime: number }[] = [];
+    for (const f of readdirSync(dir)) {
+      if (!f.endsWith('.idx') && !f.includes('.idx.tmp-')) continue;
+      const p = join(dir, f);
+      const mtime = statSync(p).mtimeMs;
+      const fp = f.split('-')[0]!;
+      files.push({ p, fp, mtime });
+      lastUse.set(fp, Math.max(lastUse.get(fp) ?? 0, mtime));
+    }
+    const keep = new Set([...lastUse.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([fp]) => fp));
+    for (const f of files) if (f.mtime < cutoff || !keep.has(f.fp)) unlinkSync(f.p);
+  } catch {
+    /* ignore */
+  }
+}
+
+/**
+ * Loads `<siteDir>/build-manifest.json` (buildId) and indexes `<siteDir>/pagefind/` (or loads the cached index of
+ * the same bundle), then starts the query workers. Throws a clear Error when the bundle or the manifest is missing or
+ * invalid.
+ */
+export async function createSearchEngine(opts: CreateSearchEngineOptions): Promise<SearchEngine> {
+  const t0 = performance.now();
+  const { entry } = checkBundle(opts.siteDir); // before anything touches the bundle
+  const manifest = await loadManifest(opts.siteDir);
+  const buildId = manifest.buildId;
+  const nWorkers = opts.workers === undefined ? defaultWorkerCount() : checkInt('workers', opts.workers, 1);
+  const cache = new Lru<Entry>(opts.cacheSize ?? DEFAULT_CACHE_SIZE, opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
+
+  const fingerprint = fingerprintOf(entry, buildId);
+
+  let pool: Pool | undefined;
+  let nPages = 0;
+  let built = 0;
+  try {
+    // Build one segment per worker in child processes (their transient memory is returned to the OS when they
+    // exit), load the segment files into SharedArrayBuffers and install them, shared, into every query worker.
+    const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), opts.indexCacheDir);
+    built = r.built;
+    for (const b of r.buffers) nPages += checkSegmentBuffer(b).nPages;
+    pool = new Pool(nWorkers);
+    pool.buffers = r.buffers;
+    await Promise.all(Array.from({ length: nWorkers }, (_, k) => pool!.send<number>(k, { op: 'install', buffers: r.buffers })));
+  } catch (err) {
+    await pool?.close();
+    throw new Error(`Search index could not be built from ${join(opts.siteDir, 'pagefind')}: ${(err as Error).message}`, { cause: err });
+  }
+  const startupMs = performance.now() - t0;
+  const workers = pool;
+
+  const inflight = new Map<string, Promise<Entry>>();
+  let closed = false;
+  let queries = 0;
+
+  const materialize = async (key: string, entry: Entry, terms: string[], ranks: number[]): Promise<void> => {
+    const items = ranks.map((r) => [entry.docs[r]!, entry.scores[r]!, entry.titleMatch[r]!]);
+    const hits = await workers.run<SearchHit[]>({ op: 'materialize', terms, items });
+    ranks.forEach((r, j) => {
+      if (!entry.hits[r]) {
+        entry.hits[r] = Object.freeze(hits[j]!);
+        entry.bytes += hitBytes(hits[j]!);
+      }
+    });
+    cache.resize(key, entry.bytes);
+  };
+
+  const engine: SearchEngine = {
+    buildId,
+    pageCount: nPages,
+    async search(query, o = {}) {
+      if (closed) throw new Error('search engine is closed');
+      o.signal?.throwIfAborted();
+      if (typeof query !== 'string') throw new TypeError('search: query must be a string');
+      const tag = o.tag;
+      if (tag !== undefined && !CONTENT_TYPES.includes(tag)) throw new RangeError(`search: unknown tag ${JSON.stringify(tag)}`);
+      const offset = o.offset === undefined ? 0 : checkInt('offset', o.offset, 0);
+      const limit = o.limit === undefined ? undefined : checkInt('limit', o.limit, 0);
+      const match = o.match ?? 'all';
+      if (match !== 'all' && match !== 'any') throw new RangeError(`search: match must be 'all' or 'any'`);
+      queries++;
+      const terms = queryTerms(query);
+      if (terms.length === 0) return { total: 0, hits: [] };
+      const key = `${buildId}\u0001${tag ?? '*'}\u0001${match}\u0001${terms.join(' ')}`;
+      let entry = cache.get(key);
+      if (!entry) {
+        let p = inflight.get(key);
+        if (!p) {
+          p = (async () => {
+            const want = Math.min(limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
+            const r = await workers.run<{ docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][] }>({ op: 'search', terms, tag, match, offset, limit: want });
+            const e: Entry = { total: r.docs.length, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bytes: 64 + r.docs.length * 13 };
+            for (const [rank, h] of r.hits) {
+              e.hits[rank] = Object.freeze(h);
+              e.bytes += hitBytes(h);
+            }
+            cache.set(key, e, e.bytes);
+            return e;
+          })().finally(() => inflight.delete(key));
+          inflight.set(key, p);
+        }
+        entry = await abortable(p, o.signal);
+      }
+      const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
+      if (offset >= end) return { total: entry.total, hits: [] };
+      const missing: number[] = [];
+      for (let r = offset; r < end; r++) if (!entry.hits[r]) missing.push(r);
+      // in chunks: each reply is deserialized on the main thread, so no single message may be huge
+      for (let k = 0; k < missing.length; k += MATERIALIZE_CHUNK) {
+        await abortable(materialize(key, entry, terms, missing.slice(k, k + MATERIALIZE_CHUNK)), o.signal);
+      }
+      // the same frozen array for the same cached slice: callers may key a WeakMap on it (e.g. serialized bodies)
+      const sk = `${offset}:${end}`;
+      let hits = entry.slices.get(sk);
+      if (!hits) {
+        hits = Object.freeze(entry.hits.slice(offset, end)) as SearchHit[];
+        if (entry.slices.size >= 8) entry.slices.delete(entry.slices.keys().next().value!);
+        entry.slices.set(sk, hits);
+        entry.bytes += 64 + 8 * hits.length;
+        cache.resize(key, entry.bytes);
+      }
+      return { total: entry.total, hits };
+    },
+    stats() {
+      return {
+        pages: nPages,
+        segmentsBuilt: built,
+        workers: workers.size,
+        cache: { entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses },
+        queries,
+        workerRequests: workers.requests,
+        startupMs: Math.round(startupMs),
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      cache.clear();
+      await workers.close();
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,152 @@
+/**
+ * Text utilities shared by the search index (build + query side must agree) and the extractive answerer.
+ * Pure functions, no I/O.
+ */
+
+const ASCII_WORD = /^[a-z0-9_]+$/;
+const ALPHA = /^[a-z]+$/;
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_SPLIT = /[^a-z0-9_]+/;
+const UNICODE_SPLIT = /[^\p{L}\p{N}_]+/u;
+const MARKS = /\p{M}/gu;
+
+/**
+ * A light, deterministic English stemmer: plural -s/-ies, -ing, -ed, trailing -e.
+ * Applied identically to indexed words and query terms; prefix matching covers the rest
+ * (`install` also finds `installation`).
+ */
+export function stem(w: string): string {
+  if (w.length <= 3 || !ALPHA.test(w)) return w;
+  let s = w;
+  if (s.length > 4 && s.endsWith('ies')) s = s.slice(0, -3) + 'y';
+  else if (s.endsWith('s') && !s.endsWith('ss') && !s.endsWith('us') && !s.endsWith('is')) s = s.slice(0, -1);
+  if (s.length > 5 && s.endsWith('ing')) s = undouble(s.slice(0, -3));
+  else if (s.length > 4 && s.endsWith('ed') && !s.endsWith('eed')) s = undouble(s.slice(0, -2));
+  if (s.length > 4 && s.endsWith('e')) s = s.slice(0, -1);
+  return s;
+}
+
+function undouble(s: string): string {
+  const n = s.length;
+  if (n >= 4 && s[n - 1] === s[n - 2] && !'lsz'.includes(s[n - 1]!) && !'aeiou'.includes(s[n - 1]!)) return s.slice(0, -1);
+  return s;
+}
+
+/**
+ * Index terms of one whitespace-delimited word: the joined form first (`Node.js` → `nodejs`), then its parts
+ * when it has several (`node`, `js`). Lower-cased, diacritics folded, `_` kept as a word character, stemmed.
+ */
+export function wordTerms(raw: string): string[] {
+  let lower = raw.toLowerCase();
+  if (ASCII_WORD.test(lower)) return [stem(lower)];
+  let parts: string[];
+  if (NON_ASCII.test(lower)) {
+    lower = lower.normalize('NFKD').replace(MARKS, '');
+    parts = lower.split(UNICODE_SPLIT);
+  } else {
+    parts = lower.split(ASCII_SPLIT);
+  }
+  parts = parts.filter((p) => p.length > 0);
+  if (parts.length === 0) return [];
+  if (parts.length === 1) return [stem(parts[0]!)];
+  const out = [stem(parts.join(''))];
+  for (const p of parts) {
+    const t = stem(p);
+    if (!out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+/** The primary (joined) term of a word, or '' when the word has no letters/digits. */
+export function primaryTerm(raw: string): string {
+  const t = wordTerms(raw);
+  return t.length > 0 ? t[0]! : '';
+}
+
+const STOPWORD_LIST =
+  'a an and are as at be been by can could did do does doing for from had has have how i if in into is it its me my of on ' +
+  'or our should so than that the their them then there these they this those to us was we were what when where which who ' +
+  'whom why will with would you your about please tell explain describe show give';
+
+/** Common English function words (stemmed like index terms): dropped from queries that have other terms. */
+export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(' ').map((w) => primaryTerm(w)));
+
+/**
+ * Query → canonical term list: each whitespace-separated query word gives its joined term; stopwords are dropped
+ * unless nothing else is left ("how do I deploy" → deploy); deduplicated, sorted (so permutations share a cache
+ * entry and compute identically), capped.
+ */
+export function queryTerms(query: string, max = 12): string[] {
+  const set = new Set<string>();
+  for (const w of query.split(/\s+/)) {
+    if (!w) continue;
+    const t = primaryTerm(w);
+    if (t) set.add(t);
+  }
+  const all = [...set];
+  const content = all.filter((t) => !STOPWORDS.has(t));
+  return (content.length ? content : all).sort().slice(0, max);
+}
+
+/** All terms of a text (for term-overlap scoring), in order, including parts of compound words. */
+export function textTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of text.split(/\s+/)) {
+    if (!w) continue;
+    for (const t of wordTerms(w)) out.push(t);
+  }
+  return out;
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', mdash: '—', ndash: '–',
+  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', copy: '©', reg: '®', trade: '™',
+};
+
+export function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (m, body: string) => {
+    if (body[0] === '#') {
+      const cp = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return Number.isFinite(cp) && cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? m;
+  });
+}
+
+/** HTML element names: only these are treated as markup (so literal text such as `deploy <target>` survives). */
+const HTML_TAGS = new Set(
+  ('a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption cite code col colgroup data ' +
+    'datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 head header ' +
+    'hgroup hr html i iframe img input ins kbd label legend li link main map mark menu meta meter nav noscript object ol optgroup ' +
+    'option output p param picture pre progress q rp rt ruby s samp script search section select slot small source span strong ' +
+    'style sub summary sup svg table tbody td template textarea tfoot th thead time title tr track u ul var video wbr math path').split(' '),
+);
+const TAG = /<!--[\s\S]*?-->|<\/?([a-zA-Z][a-zA-Z0-9-]*)(?:\s[^<>]*)?\/?>/g;
+
+/** Anything that toPlainText would change besides trimming: entities, markup, runs of/odd whitespace. */
+const CLEAN_NEEDED = /[&<\n\r\t\f\v\u00a0\u2028\u2029\ufeff]|\s\s/;
+
+/** Plain text: decode entities, drop HTML markup (incl. Pagefind's <mark>) and comments, collapse whitespace. */
+export function toPlainText(s: string): string {
+  if (!CLEAN_NEEDED.test(s)) return s.trim();
+  let out = decodeEntities(s);
+  if (out.includes('<')) out = out.replace(TAG, (m, name: string | undefined) => (name === undefined || HTML_TAGS.has(name.toLowerCase()) ? ' ' : m));
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+/** Split plain text into sentences (simple, deterministic). */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const block of text.split(/\n\s*\n|\r\n\s*\r\n/)) {
+    const flat = block.replace(/\s+/g, ' ').trim();
+    if (!flat) continue;
+    // End of sentence: . ! ? followed by space and an upper-case letter, digit, quote or bracket.
+    const parts = flat.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(\[])/u);
+    for (const p of parts) {
+      const t = p.trim();
+      if (t) out.push(t);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AnswerOptions, AnswerSource } from '../../gateway/engine/answer.ts';
+import { LlmUnavailableError, answer, citedSources, sourceText } from '../../gateway/engine/answer.ts';
+import { createLlmClient } from '../../gateway/engine/llm.ts';
+import type { FakeOpenAi } from './openai-fake.ts';
+import { closedPort, startFakeOpenAi, streamPieces } from './openai-fake.ts';
+
+const sources: AnswerSource[] = [
+  {
+    url: 'http://localhost:4321/docs/getting-started/installation',
+    title: 'Installation',
+    content: `---
+title: Installation
+---
+# Installation
+
+Install the CLI with \`npm install -g widget-cli\`. The installer needs Node 24 or newer.
+
+## Requirements
+
+- Node 24
+- npm 11
+
+The CLI stores its cache in the home directory. See [configuration](/docs/getting-started/configuration) for options.
+
+\`\`\`sh
+npm install -g widget-cli
+\`\`\`
+`,
+  },
+  {
+    url: 'http://localhost:4321/docs/getting-started/configuration',
+    title: 'Configuration',
+    content: 'The configuration file is named widget.config.json. Every option can be overridden with an environment variable. The cache directory is configurable with the cacheDir option.',
+  },
+  {
+    url: 'http://localhost:4321/docs/skills/deploy',
+    title: 'Deploy skill',
+    content: 'The deploy skill uploads the built site to a server. It needs an SSH key configured for the target host.',
+  },
+];
+
+async function run(opts: Partial<AnswerOptions>): Promise<{ text: string; pieces: string[]; outcome: Awaited<ReturnType<typeof answer>> }> {
+  const pieces: string[] = [];
+  const outcome = await answer({ query: 'How do I install the CLI?', mode: 'generate', sources, onModelFailure: 'extractive', onText: (t) => pieces.push(t), ...opts });
+  return { text: pieces.join(''), pieces, outcome };
+}
+
+describe('extractive answerer', () => {
+  it('turns Markdown sources into plain text', () => {
+    const t = sourceText(sources[0]!.content);
+    expect(t).not.toContain('---');
+    expect(t).not.toContain('```');
+    expect(t).not.toContain('](');
+    expect(t).toContain('Install the CLI with npm install -g widget-cli.');
+  });
+
+  it('generate: picks the sentences that best match the query, with [n] citations and the url list', async () => {
+    const { text, pieces, outcome } = await run({});
+    expect(outcome).toEqual({ backend: 'extractive', citations: [sources[0]!.url] });
+    expect(text).toContain('Install the CLI with npm install -g widget-cli. [1]');
+    expect(text).toMatch(/\n\nSources:\n\[1\] Installation — http:\/\/localhost:4321\/docs\/getting-started\/installation$/);
+    expect(pieces.length).toBeGreaterThan(1);
+  });
+
+  it('is deterministic', async () => {
+    const a = await run({ query: 'where is the cache directory configured' });
+    const b = await run({ query: 'where is the cache directory configured' });
+    expect(b).toEqual(a);
+    expect(a.text).toContain('cacheDir option');
+    expect(a.outcome.citations).toContain(sources[1]!.url);
+  });
+
+  it('summarize: one line per top source', async () => {
+    const { text, outcome } = await run({ mode: 'summarize', query: 'cache' });
+    const lines = text.split('\n\nSources:')[0]!.split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^Installation: .*cache.* \[1\]$/);
+    expect(lines[1]).toMatch(/^Configuration: .*cache.* \[2\]$/);
+    expect(lines[2]).toMatch(/^Deploy skill: .* \[3\]$/);
+    expect(outcome.citations).toEqual(sources.map((s) => s.url));
+  });
+
+  it('chat: names the pages, no url list (the assistant appends its own)', async () => {
+    const { text, outcome } = await run({ mode: 'chat', query: 'What does the deploy skill need?' });
+    expect(text).toMatch(/^According to the "Deploy skill" page: .*SSH key/);
+    expect(text).not.toContain('Sources:');
+    expect(outcome.citations).toEqual([sources[2]!.url]);
+  });
+
+  it('says so when nothing matches, and handles no sources', async () => {
+    const { text } = await run({ query: 'kubernetes helm chart' });
+    expect(text).toMatch(/^The sources do not answer this directly\. The closest page is "Installation"/);
+    const none = await run({ sources: [] });
+    expect(none.outcome).toEqual({ backend: 'extractive', citations: [] });
+  });
+
+  it('respects an aborted signal', async () => {
+    const ac = new AbortController();
+    ac.abort(new Error('gone'));
+    await expect(run({ signal: ac.signal })).rejects.toThrow('gone');
+  });
+
+  it('finds cited sources by marker, url or title', () => {
+    expect(citedSources('See [3] and [1][9].', sources)).toEqual([0, 2]);
+    expect(citedSources('The Configuration page says so.', sources)).toEqual([1]);
+    expect(citedSources(`Read ${sources[2]!.url}`, sources)).toEqual([2]);
+  });
+});
+
+describe('model answers (loopback OpenAI-compatible server)', () => {
+  let fake: FakeOpenAi;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
+  const llm = () => createLlmClient({ baseUrl: fake.baseUrl, model: 'm', connectTimeoutMs: 500, totalTimeoutMs: 3000, retries: 1 });
+
+  it('streams the model text as it arrives, grounded in the numbered sources, and cites them', async () => {
+    fake.handle((_req, res) => streamPieces(res, ['Run ', '`npm install -g widget-cli` ', '[1]. ', 'Options live in the config file [2].'], { delayMs: 10 }));
+    const { text, pieces, outcome } = await run({ llm: llm() });
+    expect(outcome).toEqual({ backend: 'model', citations: [sources[0]!.url, sources[1]!.url] });
+    expect(pieces.slice(0, 4)).toEqual(['Run ', '`npm install -g widget-cli` ', '[1]. ', 'Options live in the config file [2].']);
+    expect(text).toContain('\n\nSources:\n[1] Installation — http://localhost:4321/docs/getting-started/installation\n[2] Configuration — ');
+    const sent = fake.requests[0]!.body;
+    expect(sent.stream).toBe(true);
+    expect(sent.messages[0].role).toBe('system');
+    expect(sent.messages[0].content).toMatch(/ONLY the numbered sources/);
+    expect(sent.messages[0].content).toMatch(/name the pages used/);
+    expect(sent.messages[0].content).toContain('[2] Configuration (http://localhost:4321/docs/getting-started/configuration)');
+    expect(sent.messages[0].content).not.toContain('```');
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'How do I install the CLI?' });
+  });
+
+  it('chat: passes the history and a custom system prompt; sources still appended', async () => {
+    fake.handle((_req, res) => streamPieces(res, ['The Deploy skill page says you need an SSH key.']));
+    const history = [
+      { role: 'user' as const, content: 'What is deploy?' },
+      { role: 'assistant' as const, content: 'A skill.' },
+    ];
+    const { text, outcome } = await run({ llm: llm(), mode: 'chat', query: 'What does it need?', history, system: 'You are the portfolio assistant.' });
+    expect(text).toBe('The Deploy skill page says you need an SSH key.');
+    expect(outcome.citations).toEqual([sources[2]!.url]);
+    const sent = fake.requests[0]!.body.messages;
+    expect(sent[0].content.startsWith('You are the portfolio assistant.\n')).toBe(true);
+    expect(sent[0].content).toContain('[3] Deploy skill');
+    expect(sent.slice(1)).toEqual([...history, { role: 'user', content: 'What does it need?' }]);
+  });
+
+  it('a model that cites nothing cites all its sources', async () => {
+    fake.handle((_req, res) => streamPieces(res, ['Use npm.']));
+    const { outcome } = await run({ llm: llm() });
+    expect(outcome.citations).toEqual(sources.map((s) => s.url));
+  });
+
+  it("model down + onModelFailure 'extractive' → extractive answer with a fallback reason", async () => {
+    const port = await closedPort();
+    const down = createLlmClient({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', connectTimeoutMs: 200, totalTimeoutMs: 1000, retries: 0 });
+    const { text, outcome } = await run({ llm: down });
+    expect(outcome.backend).toBe('extractive');
+    expect(outcome.fallbackReason).toMatch(/^model unavailable: /);
+    expect(text).toContain('[1]');
+  });
+
+  it("model down + onModelFailure 'throw' → LlmUnavailableError", async () => {
+    const port = await closedPort();
+    const down = createLlmClient({ baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm', connectTimeoutMs: 200, totalTimeoutMs: 1000, retries: 0 });
+    await expect(run({ llm: down, onModelFailure: 'throw' })).rejects.toBeInstanceOf(LlmUnavailableError);
+  });
+
+  it('a model that stops midway: extractive continuation (docs) or rethrow (assistant)', async () => {
+    fake.handle(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Partial' } }] })}\n\n`);
+      setTimeout(() => res.destroy(), 20);
+    });
+    const a = await run({ llm: llm() });
+    expect(a.outcome.backend).toBe('extractive');
+    expect(a.outcome.fallbackReason).toMatch(/^model stream interrupted: /);
+    expect(a.text.startsWith('Partial\n\n[The model stopped responding')).toBe(true);
+    await expect(run({ llm: llm(), onModelFailure: 'throw' })).rejects.toBeInstanceOf(LlmUnavailableError);
+  });
+
+  it('an abort stops the model stream and rejects with the reason (no fallback)', async () => {
+    fake.handle((_req, res) => streamPieces(res, ['a', 'b', 'c'], { delayMs: 200 }));
+    const ac = new AbortController();
+    const reason = new Error('client closed');
+    const p = run({ llm: llm(), signal: ac.signal, onText: () => ac.abort(reason) });
+    await expect(p).rejects.toBe(reason);
+  });
+});

@@ -1,0 +1,268 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFile } from '../../gateway/engine/pagefind-bundle.ts';
+import type { SearchEngine, SearchHit } from '../../gateway/engine/search.ts';
+import { createSearchEngine, prepareSearchIndex } from '../../gateway/engine/search.ts';
+import { hitId } from '../../gateway/engine/search-index.ts';
+import { loadManifest } from '../../gateway/engine/manifest.ts';
+import { buildFixtureSite, closePagefind, fixturePages, page } from './fixture-bundle.ts';
+
+let root: string;
+let siteDir: string;
+let site2Dir: string;
+let cacheDir: string;
+let engine: SearchEngine;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'engine-search-'));
+  siteDir = join(root, 'site');
+  site2Dir = join(root, 'site2');
+  cacheDir = join(root, 'index-cache');
+  await buildFixtureSite(siteDir, fixturePages());
+  // a second build: same pages plus one more, different build id
+  await buildFixtureSite(site2Dir, [...fixturePages(), page('/docs/getting-started/upgrade', 'Upgrade', 'docs', '<p>Upgrade the widget CLI.</p>')], 'fedcba9876543210');
+  await closePagefind();
+  // a stale fragment left over in a reused output directory must be ignored (the meta index is authoritative)
+  writeFileSync(join(siteDir, 'pagefind', 'fragment', 'en_stale00.pf_fragment'), 'garbage');
+  engine = await createSearchEngine({ siteDir, workers: 2, indexCacheDir: cacheDir });
+}, 60_000);
+
+afterAll(async () => {
+  await engine?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+const urls = (hits: SearchHit[]) => hits.map((h) => h.url);
+
+describe('createSearchEngine', () => {
+  it('rejects with a clear error when the bundle is missing (and the process survives)', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'engine-empty-'));
+    try {
+      await expect(createSearchEngine({ siteDir: empty })).rejects.toThrow(/Pagefind bundle not found: .*pagefind-entry\.json/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('takes buildId from build-manifest.json and counts the indexed pages', async () => {
+    expect(engine.buildId).toBe((await loadManifest(siteDir)).buildId);
+    expect(engine.buildId).toBe('0123456789abcdef');
+    expect(engine.pageCount).toBe(fixturePages().length);
+    expect(engine.stats().workers).toBe(2);
+  });
+
+  it('loads the index cache on a restart of the same build', async () => {
+    const again = await createSearchEngine({ siteDir, workers: 1, indexCacheDir: cacheDir });
+    try {
+      expect(again.stats().segmentsBuilt).toBe(0);
+      const a = await again.search('installation');
+      const b = await engine.search('installation');
+      expect(a).toEqual(b);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('prepareSearchIndex builds into the cache so the next start only loads', async () => {
+    const dir = join(root, 'prepared-cache');
+    const r = await prepareSearchIndex({ siteDir: site2Dir, indexCacheDir: dir });
+    expect(r.built).toBeGreaterThan(0);
+    const e = await createSearchEngine({ siteDir: site2Dir, workers: 1, indexCacheDir: dir });
+    try {
+      expect(e.stats().segmentsBuilt).toBe(0);
+      expect(e.buildId).toBe('fedcba9876543210');
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('works without an index cache directory', async () => {
+    const e = await createSearchEngine({ siteDir, workers: 1, indexCacheDir: false });
+    try {
+      expect(e.stats().segmentsBuilt).toBeGreaterThan(0);
+      expect((await e.search('reviewer')).total).toBeGreaterThan(0);
+    } finally {
+      await e.close();
+    }
+  });
+});
+
+describe('search', () => {
+  it('ranks title matches above body matches, one hit per page, best score 1', async () => {
+    const r = await engine.search('installation');
+    expect(r.hits[0]).toMatchObject({ url: '/docs/getting-started/installation', type: 'page', title: 'Installation', score: 1, pageType: 'docs', section: 'getting-started', path: '/docs/getting-started/installation' });
+    const deploy = r.hits.find((h) => h.path === '/docs/skills/deploy');
+    expect(deploy).toBeDefined();
+    expect(deploy!.type).not.toBe('page');
+    expect(new Set(r.hits.map((h) => h.path)).size).toBe(r.hits.length);
+    expect(r.total).toBe(r.hits.length);
+  });
+
+  it('prefix and light stemming: "install" finds installing/installation pages', async () => {
+    const r = await engine.search('install');
+    expect(urls(r.hits).map((u) => u.split('#')[0])).toEqual(expect.arrayContaining(['/docs/getting-started/installation', '/docs/getting-started/configuration', '/docs/skills/deploy']));
+  });
+
+  it('heading hits point at the matching heading anchor', async () => {
+    const r = await engine.search('plugins');
+    expect(r.hits[0]).toMatchObject({ type: 'heading', url: '/docs/getting-started/configuration#install-plugins', path: '/docs/getting-started/configuration' });
+    expect(r.hits[0]!.content).toMatch(/^Install plugins/);
+  });
+
+  it('text hits carry the nearest anchor', async () => {
+    const r = await engine.search('npm 11');
+    expect(r.hits[0]).toMatchObject({ type: 'text', url: '/docs/getting-started/installation#requirements' });
+    const intro = await engine.search('anywhere');
+    expect(intro.hits[0]).toMatchObject({ type: 'text', url: '/docs/getting-started/installation' });
+  });
+
+  it('content is a plain-text excerpt: no HTML markup or <mark>, entities decoded, literal text kept', async () => {
+    const r = await engine.search('npm');
+    for (const h of r.hits) {
+      expect(h.content).not.toMatch(/<\/?(mark|p|h[1-6]|span|div|a|code|article)\b[^>]*>/i);
+      expect(h.content).not.toMatch(/&(amp|lt|gt|quot|#\d+);/);
+      expect(h.content.length).toBeGreaterThan(0);
+    }
+    expect(r.hits.map((h) => h.content).join(' ')).toContain('npm & friends');
+    // the page text "Use &lt;target&gt; for …" is literal text, not markup
+    expect((await engine.search('output directory')).hits[0]!.content).toContain('Use <target> for the output directory');
+  });
+
+  it('excerpts of page hits skip the repeated title (h1) words', async () => {
+    const r = await engine.search('installation');
+    expect(r.hits[0]!.content.startsWith('Install the widget CLI')).toBe(true);
+  });
+
+  it('filters by tag (Pagefind type filter)', async () => {
+    const all = await engine.search('deploy');
+    const skills = await engine.search('deploy', { tag: 'skill' });
+    expect(skills.total).toBeGreaterThan(0);
+    expect(skills.total).toBeLessThan(all.total);
+    expect(skills.hits.every((h) => h.pageType === 'skill')).toBe(true);
+    expect((await engine.search('reviewer', { tag: 'agent' })).hits[0]!.path).toBe('/docs/agents/reviewer');
+    expect((await engine.search('linters', { tag: 'hook' })).total).toBe(1);
+    expect((await engine.search('linters', { tag: 'composition' })).total).toBe(0);
+  });
+
+  it('scores are in 0..1 and non-increasing', async () => {
+    for (const q of ['widget', 'install', 'the', 'gadget assembly']) {
+      const { hits } = await engine.search(q);
+      expect(hits[0]!.score).toBe(1);
+      for (let i = 1; i < hits.length; i++) {
+        expect(hits[i]!.score).toBeGreaterThanOrEqual(0);
+        expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+      }
+    }
+  });
+
+  it('paginates without drift: pages neither overlap nor skip, totals stable, deterministic tiebreak by url', async () => {
+    const full = await engine.search('gadget');
+    expect(full.total).toBe(25);
+    expect(full.hits).toHaveLength(25);
+    // equal scores → url order
+    expect(urls(full.hits).map((u) => u.split('#')[0])).toEqual(Array.from({ length: 25 }, (_, i) => `/docs/widgets/w-${String(i + 1).padStart(2, '0')}`));
+    const walked: SearchHit[] = [];
+    for (let offset = 0; offset < full.total; offset += 7) {
+      const p = await engine.search('gadget', { offset, limit: 7 });
+      expect(p.total).toBe(25);
+      walked.push(...p.hits);
+    }
+    expect(walked).toEqual(full.hits);
+    expect((await engine.search('gadget', { offset: 25, limit: 7 })).hits).toEqual([]);
+    expect((await engine.search('gadget', { offset: 3, limit: 0 })).hits).toEqual([]);
+  });
+
+  it('is deterministic across workers, cache hits and a fresh engine', async () => {
+    const a = await engine.search('widget', { limit: 10 });
+    const b = await engine.search('widget', { limit: 10 });
+    const fresh = await createSearchEngine({ siteDir, workers: 3, indexCacheDir: false });
+    try {
+      const c = await fresh.search('widget', { limit: 10 });
+      expect(b).toEqual(a);
+      expect(c).toEqual(a);
+      // query normalization: case, spacing and word order share one result
+      expect(await fresh.search('  WIDGET  ', { limit: 10 })).toEqual(a);
+      expect(await engine.search('assembly gadget')).toEqual(await engine.search('gadget   Assembly'));
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('counts pages before slicing and title matches first for "widget"', async () => {
+    const r = await engine.search('widget', { limit: 5 });
+    expect(r.total).toBe(26); // 25 widget pages (title) + installation (body)
+    expect(r.hits.every((h) => h.type === 'page')).toBe(true);
+    const last = await engine.search('widget', { offset: 25, limit: 5 });
+    expect(last.hits).toHaveLength(1);
+    expect(last.hits[0]!.path).toBe('/docs/getting-started/installation');
+    expect(last.hits[0]!.type).not.toBe('page');
+  });
+
+  it('ids are stable across builds for unchanged content (hash of the hit url)', async () => {
+    const other = await createSearchEngine({ siteDir: site2Dir, workers: 1, indexCacheDir: cacheDir });
+    try {
+      const a = await engine.search('plugins');
+      const b = await other.search('plugins');
+      expect(b.hits[0]!.id).toBe(a.hits[0]!.id);
+      expect(a.hits[0]!.id).toBe(hitId(a.hits[0]!.url));
+      expect(a.hits[0]!.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      expect(other.buildId).not.toBe(engine.buildId);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('drops stopwords from queries that have other terms; match "any" for questions', async () => {
+    expect(await engine.search('how do I deploy')).toEqual(await engine.search('deploy'));
+    expect((await engine.search('the')).total).toBeGreaterThan(0); // only stopwords: kept
+    // AND finds nothing for a question mixing known and unknown words; "any" ranks the pages that match some of it
+    expect((await engine.search('deploy kubernetes cluster')).total).toBe(0);
+    const any = await engine.search('deploy kubernetes cluster', { match: 'any' });
+    expect(any.hits[0]!.path).toBe('/docs/skills/deploy');
+    const both = await engine.search('reviewer deploy', { match: 'any' });
+    expect(both.hits[0]!.path).toBe('/docs/compositions/release'); // mentions both
+    await expect(engine.search('x', { match: 'some' as never })).rejects.toThrow(/match/);
+  });
+
+  it('empty, punctuation-only and unmatched queries give no hits', async () => {
+    expect(await engine.search('')).toEqual({ total: 0, hits: [] });
+    expect(await engine.search(' ?! ')).toEqual({ total: 0, hits: [] });
+    expect(await engine.search('zzqxv')).toEqual({ total: 0, hits: [] });
+    expect(await engine.search('widget zzqxv')).toEqual({ total: 0, hits: [] }); // AND semantics
+  });
+
+  it('does not index the stale fragment nor navigation outside data-pagefind-body', async () => {
+    expect(engine.pageCount).toBe(fixturePages().length);
+    expect((await engine.search('navigation noise')).total).toBe(0);
+  });
+
+  it('caches results per (build, query, tag)', async () => {
+    const before = engine.stats().cache.hits;
+    await engine.search('configuration', { tag: 'docs' });
+    await engine.search('configuration', { tag: 'docs' });
+    expect(engine.stats().cache.hits).toBeGreaterThan(before);
+  });
+
+  it('validates options and honours an aborted signal', async () => {
+    await expect(engine.search('x', { tag: 'nope' as never })).rejects.toThrow(/unknown tag/);
+    await expect(engine.search('x', { limit: -1 })).rejects.toThrow(/limit/);
+    await expect(engine.search('x', { offset: 1.5 })).rejects.toThrow(/offset/);
+    const ac = new AbortController();
+    ac.abort();
+    await expect(engine.search('widget', { signal: ac.signal })).rejects.toThrow(/abort/i);
+  });
+
+  it('never reads outside the bundle directory', () => {
+    expect(() => bundleFile('/srv/site/pagefind', '..', 'secret')).toThrow(/Refusing/);
+    expect(() => bundleFile('/srv/site/pagefind', 'fragment', '../../x')).toThrow(/Refusing/);
+    expect(bundleFile('/srv/site/pagefind', 'fragment', 'en_1.pf_fragment')).toBe('/srv/site/pagefind/fragment/en_1.pf_fragment');
+  });
+
+  it('rejects searches after close', async () => {
+    const e = await createSearchEngine({ siteDir, workers: 1, indexCacheDir: cacheDir });
+    await e.close();
+    await expect(e.search('widget')).rejects.toThrow(/closed/);
+  });
+});

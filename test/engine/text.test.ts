@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEntities, queryTerms, splitSentences, stem, toPlainText, wordTerms } from '../../gateway/engine/text.ts';
+
+describe('text utilities', () => {
+  it('stems plurals and verb forms the same way on both sides', () => {
+    expect(stem('installing')).toBe(stem('installed'));
+    expect(stem('installs')).toBe('install');
+    expect(stem('libraries')).toBe('library');
+    expect(stem('caching')).toBe(stem('caches'));
+    expect(stem('running')).toBe('run');
+    expect(stem('class')).toBe('class');
+    expect(stem('status')).toBe('status');
+  });
+
+  it('splits compound words into a joined term plus parts, folds case and diacritics', () => {
+    expect(wordTerms('Node.js')).toEqual(['nodej', 'node', 'js']);
+    expect(wordTerms('Café')).toEqual(['cafe']);
+    expect(wordTerms('snake_case')).toEqual(['snake_case']);
+    expect(wordTerms('—')).toEqual([]);
+  });
+
+  it('canonicalizes queries: dedupe, sort, drop punctuation', () => {
+    expect(queryTerms('  Widget  gadget, WIDGET?! ')).toEqual(['gadget', 'widget']);
+    expect(queryTerms('?!')).toEqual([]);
+  });
+
+  it('produces plain text', () => {
+    expect(decodeEntities('a &amp; b &lt;c&gt; &#65;&#x42; &hellip;')).toBe('a & b <c> AB …');
+    expect(toPlainText('<mark>Install</mark> the <b>CLI</b>&nbsp;now <!-- x -->')).toBe('Install the CLI now');
+    expect(toPlainText('run deploy &lt;target&gt;')).toBe('run deploy <target>');
+    expect(toPlainText('&lt;script&gt;alert(1)&lt;/script&gt;')).toBe('alert(1)');
+  });
+
+  it('splits sentences', () => {
+    expect(splitSentences('One sentence. Two here! Three? v1.2 stays. "Quoted" next.')).toEqual(['One sentence.', 'Two here!', 'Three? v1.2 stays.', '"Quoted" next.']);
+  });
+});
