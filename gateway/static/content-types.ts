@@ -71,7 +71,7 @@ export function nginxSnippet(): string {
     byType.set(type, list);
   }
   for (const [type, exts] of byType) out.push(`  ${type.replace(/;.*$/, '')} ${exts.join(' ')};`);
-  out.push('}', 'charset utf-8;', 'charset_types text/markdown text/plain text/css text/javascript application/json;');
+  out.push('}', 'charset utf-8;', 'charset_types text/markdown text/plain text/css text/javascript;');
   for (const [path, type] of Object.entries(exactContentTypes)) {
     out.push(`location = ${path} {`, `  default_type '${type}';`, '  types { }', "  add_header Access-Control-Allow-Origin '*' always;", '}');
   }

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { problemCatalogue } from '../../gateway/contract/problems.ts';
 import { contentTypeFor } from '../../gateway/static/content-types.ts';
 import { fixtureSiteUrl } from '../helpers/fixture.ts';
 
@@ -70,6 +71,11 @@ describe('pages', () => {
     expect(md).toContain('# Plain Markdown fixture\n\n> A plain Markdown test page with headings and a table.\n\n');
     expect(md).toContain('| a | b |');
     expect(md).toContain('echo "code is kept verbatim"');
+  });
+
+  it('anchors every Problem type the gateway uses on /docs/api/errors', () => {
+    const html = read('docs/api/errors.html');
+    for (const slug of Object.keys(problemCatalogue)) expect(html, slug).toContain(`id="${slug}"`);
   });
 
   it('serves a helpful 404 page', () => {

@@ -1,0 +1,188 @@
+// The gateway's one configuration, read from the environment (and optionally a
+// dotenv-style file named by CONFIG_FILE; the environment wins) and validated with
+// zod. A bad value fails startup with the variable's name and the reason.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './limits/client-ip.ts';
+import { parseDeprecations, type Deprecation } from './docs/deprecations.ts';
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^https?:\/\/[^\s]+$/.test(v) && URL.canParse(v), 'must be an absolute http(s) URL')
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const envSchema = z.object({
+  PORT: int(0, 65535).default(4321),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DIST_DIR: z.string().trim().min(1).default('dist'),
+  SITE_URL: httpUrl.optional(),
+  TRUST_PROXY: z.string().default('false'),
+  RATE_LIMIT_MAX: int(1, 1_000_000_000).default(120),
+  RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^rediss?:\/\//.test(v) && URL.canParse(v), 'must be a redis:// or rediss:// URL')
+    .optional(),
+  DEPRECATIONS: z.string().optional(),
+  BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(65_536),
+  SEARCH_WORKERS: int(1, 64).optional(),
+  SEARCH_CACHE_SIZE: int(0, 1_000_000).optional(),
+  LLM_BASE_URL: httpUrl.optional(),
+  LLM_MODEL: z.string().trim().min(1).optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_CONNECT_TIMEOUT_MS: int(100, 600_000).default(3000),
+  LLM_TIMEOUT_MS: int(100, 600_000).default(30_000),
+  LLM_RETRIES: int(0, 10).default(1),
+  ASSISTANT_PORT: int(0, 65535).default(4322),
+  ASSISTANT_SITE_URL: httpUrl.default('http://localhost:4322'),
+  ASSISTANT_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(10),
+  ASSISTANT_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
+  ASSISTANT_ALLOWED_ORIGINS: z.string().default(''),
+  ASSISTANT_ENABLED: z.enum(['true', 'false', '1', '0']).default('true'),
+});
+
+export interface LlmSettings {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  retries: number;
+}
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  distDir: string;
+  /** DIST_DIR/site: the docs static tree. */
+  siteDir: string;
+  /** Fallback for Problem `type` URIs while the build manifest is unreadable. */
+  siteUrl?: string;
+  trustProxy: TrustProxy;
+  rateLimit: { max: number; windowSeconds: number };
+  redisUrl?: string;
+  deprecations: Deprecation[];
+  bodyLimitBytes: number;
+  search: { workers?: number; cacheSize?: number };
+  /** Undefined when no model backend is configured (extractive answers). */
+  llm?: LlmSettings;
+  assistant: {
+    enabled: boolean;
+    port: number;
+    siteUrl: string;
+    /** DIST_DIR/portfolio: the assistant site tree. */
+    siteDir: string;
+    rateLimit: { max: number; windowSeconds: number };
+    /** Extra origins allowed to call /api/chat besides ASSISTANT_SITE_URL. */
+    allowedOrigins: string[];
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The variables of CONFIG_FILE (KEY=value lines) that the environment does not set. */
+function fileVariables(env: Env): Env {
+  const file = env.CONFIG_FILE;
+  if (!file) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  - CONFIG_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const vars = parseEnv(text) as Env;
+  // An empty variable counts as unset, here as everywhere.
+  return Object.fromEntries(Object.entries(vars).filter(([k]) => env[k] === undefined || env[k] === ''));
+}
+
+/** Copies CONFIG_FILE's variables into `env` (for modules that read process.env themselves). */
+export function applyConfigFile(env: Env = process.env): void {
+  Object.assign(env, fileVariables(env));
+}
+
+/** Validates the environment; throws one ConfigError listing every bad variable. */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): GatewayConfig {
+  // Empty strings count as unset, so `FOO= node …` falls back to the file or the default.
+  const set = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+  const clean: Record<string, string> = { ...(fileVariables(env) as Record<string, string>), ...set };
+  const parsed = envSchema.safeParse(clean);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${String(issue.path[0])}: ${issue.message} (got ${JSON.stringify(clean[String(issue.path[0])] ?? '')})`);
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  const e = parsed.data;
+
+  let trustProxy: TrustProxy = false;
+  try {
+    trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  } catch (err) {
+    problems.push(`TRUST_PROXY: ${(err as Error).message}`);
+  }
+  let deprecations: Deprecation[] = [];
+  try {
+    deprecations = e.DEPRECATIONS ? parseDeprecations(e.DEPRECATIONS) : [];
+  } catch (err) {
+    problems.push(`DEPRECATIONS: ${(err as Error).message}`);
+  }
+  if (Boolean(e.LLM_BASE_URL) !== Boolean(e.LLM_MODEL)) {
+    problems.push(`${e.LLM_BASE_URL ? 'LLM_MODEL' : 'LLM_BASE_URL'}: must be set together with ${e.LLM_BASE_URL ? 'LLM_BASE_URL' : 'LLM_MODEL'} (or unset both for extractive answers)`);
+  }
+  const origins = e.ASSISTANT_ALLOWED_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const o of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(o)) problems.push(`ASSISTANT_ALLOWED_ORIGINS: "${o}" is not an origin like https://example.com (no path, no trailing slash)`);
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+
+  const distDir = resolve(cwd, e.DIST_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    distDir,
+    siteDir: resolve(distDir, 'site'),
+    siteUrl: e.SITE_URL,
+    trustProxy,
+    rateLimit: { max: e.RATE_LIMIT_MAX, windowSeconds: e.RATE_LIMIT_WINDOW_S },
+    redisUrl: e.REDIS_URL,
+    deprecations,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    search: { workers: e.SEARCH_WORKERS, cacheSize: e.SEARCH_CACHE_SIZE },
+    llm:
+      e.LLM_BASE_URL && e.LLM_MODEL
+        ? {
+            baseUrl: e.LLM_BASE_URL,
+            model: e.LLM_MODEL,
+            apiKey: e.LLM_API_KEY,
+            connectTimeoutMs: e.LLM_CONNECT_TIMEOUT_MS,
+            totalTimeoutMs: e.LLM_TIMEOUT_MS,
+            retries: e.LLM_RETRIES,
+          }
+        : undefined,
+    assistant: {
+      enabled: e.ASSISTANT_ENABLED === 'true' || e.ASSISTANT_ENABLED === '1',
+      port: e.ASSISTANT_PORT,
+      siteUrl: e.ASSISTANT_SITE_URL,
+      siteDir: resolve(distDir, 'portfolio'),
+      rateLimit: { max: e.ASSISTANT_RATE_LIMIT_MAX, windowSeconds: e.ASSISTANT_RATE_LIMIT_WINDOW_S },
+      allowedOrigins: origins,
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// /ask: the best pages for a question (one result per page), and for summarize /
+// generate an answer grounded in them — from the model when one is configured,
+// extractively otherwise or when the model fails; the request never fails for it.
+import { randomUUID } from 'node:crypto';
+import { API_VERSION, apiLimits, type AskMetaT, type AskMode, type NlwebResultT } from '../../contract/docs-api.ts';
+import { answer, type AnswerOutcome, type AnswerSource } from '../../engine/answer.ts';
+import { requireEngine } from '../ready.ts';
+import { pageMarkdown } from '../pages.ts';
+import type { DocsRuntime } from '../runtime.ts';
+
+/** Pages handed to the answerer, and how much of each. */
+const SOURCES = 5;
+const SOURCE_CHARS = 4000;
+
+export async function askResults(rt: DocsRuntime, query: string, signal?: AbortSignal): Promise<NlwebResultT[]> {
+  // The engine returns one hit per page; the check below only guards that promise.
+  const { hits } = await requireEngine(rt).search(query, { limit: apiLimits.askResults, signal });
+  const byPage = new Map<string, NlwebResultT>();
+  for (const hit of hits) {
+    if (byPage.has(hit.path)) continue;
+    const page = rt.pages.get(hit.path);
+    byPage.set(hit.path, {
+      id: hit.id,
+      name: hit.title,
+      title: hit.title,
+      url: `${rt.siteUrl}${hit.path}`,
+      site: rt.siteUrl,
+      score: hit.score,
+      description: page?.description || hit.content,
+      content: hit.content,
+    });
+    if (byPage.size >= apiLimits.askResults) break;
+  }
+  return [...byPage.values()];
+}
+
+async function sourcesFor(rt: DocsRuntime, results: NlwebResultT[]): Promise<AnswerSource[]> {
+  return Promise.all(
+    results.slice(0, SOURCES).map(async (r) => {
+      const page = rt.pages.get(new URL(r.url).pathname);
+      let content = r.content ?? '';
+      if (page) content = (await pageMarkdown(rt, page).catch(() => content)).slice(0, SOURCE_CHARS);
+      return { url: r.url, title: r.name, content };
+    }),
+  );
+}
+
+export async function generateAnswer(
+  rt: DocsRuntime,
+  opts: { query: string; mode: Exclude<AskMode, 'list'>; results: NlwebResultT[]; signal?: AbortSignal; onText: (text: string) => void },
+): Promise<AnswerOutcome> {
+  return answer({
+    query: opts.query,
+    mode: opts.mode,
+    sources: await sourcesFor(rt, opts.results),
+    llm: rt.llm,
+    onModelFailure: 'extractive',
+    signal: opts.signal,
+    onText: opts.onText,
+  });
+}
+
+export function askMeta(mode: AskMode, count?: number, outcome?: AnswerOutcome): AskMetaT {
+  const meta: AskMetaT = { response_type: mode, version: API_VERSION };
+  if (count !== undefined) meta.count = count;
+  if (outcome) {
+    meta.answer_backend = outcome.backend;
+    if (outcome.fallbackReason) meta.fallback_reason = outcome.fallbackReason;
+  }
+  return meta;
+}
+
+export const newQueryId = () => randomUUID();

@@ -1,0 +1,41 @@
+// Search cursors: base64url JSON {v, o, l, f} plus a checksum.
+//   o = offset of the next page, l = page size, f = fingerprint of (query, tag, build).
+// Not a secret (it only carries an offset), but a changed, truncated or foreign
+// cursor is detected and refused instead of silently returning the wrong page.
+import { createHash } from 'node:crypto';
+
+const VERSION = 1;
+
+export type CursorCheck = { ok: true; offset: number; limit: number } | { ok: false; reason: 'malformed' | 'tampered' | 'foreign' };
+
+function digest(text: string, length: number): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, length);
+}
+
+export function fingerprint(query: string, tag: string | undefined, buildId: string): string {
+  return digest(`${query}\u0000${tag ?? ''}\u0000${buildId}`, 16);
+}
+
+export function encodeCursor(offset: number, limit: number, fp: string): string {
+  const payload = Buffer.from(JSON.stringify({ v: VERSION, o: offset, l: limit, f: fp })).toString('base64url');
+  return `${payload}.${digest(`c${VERSION}.${payload}`, 10)}`;
+}
+
+export function decodeCursor(cursor: string, fp: string): CursorCheck {
+  const m = /^([A-Za-z0-9_-]{1,512})\.([A-Za-z0-9_-]{10})$/.exec(cursor);
+  if (!m) return { ok: false, reason: 'malformed' };
+  const [, payload = '', check] = m;
+  if (digest(`c${VERSION}.${payload}`, 10) !== check) return { ok: false, reason: 'tampered' };
+  let data: { v?: unknown; o?: unknown; l?: unknown; f?: unknown };
+  try {
+    data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  const { v, o, l, f } = data ?? {};
+  if (v !== VERSION || !Number.isSafeInteger(o) || (o as number) < 0 || !Number.isInteger(l) || (l as number) < 1 || (l as number) > 100) {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (f !== fp) return { ok: false, reason: 'foreign' };
+  return { ok: true, offset: o as number, limit: l as number };
+}

@@ -1,0 +1,123 @@
+// The docs MCP server: tools search, fetch, fetch_batch and ask (definitions from
+// the contract) and every page as a text/markdown resource. Stateless: one server
+// per HTTP request, built here.
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { AskResponseT } from '../contract/docs-api.ts';
+import { API_VERSION } from '../contract/docs-api.ts';
+import { askTool, fetchBatchTool, fetchTool, mcpToolAnnotations, searchTool, type McpFetchOutput, type McpSearchOutput, type McpToolDef } from '../contract/mcp.ts';
+import { askMeta, askResults, generateAnswer, newQueryId } from './ask/run.ts';
+import { pageMarkdown, pagePathFromReference, runBatch } from './pages.ts';
+import { ProblemError } from './problem.ts';
+import { requireManifest } from './ready.ts';
+import type { DocsRuntime } from './runtime.ts';
+import { searchPage } from './search.ts';
+
+const DEFAULT_SEARCH_LIMIT = 10;
+
+function ok(data: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Problems (bad cursor, index down) become tool errors the model can read. */
+async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ProblemError) return toolError(`${err.detail ?? err.message}`);
+    throw err;
+  }
+}
+
+function config<T extends McpToolDef>(def: T) {
+  return { title: def.title, description: def.description, inputSchema: def.inputSchema.shape as T['inputSchema']['shape'], outputSchema: def.outputSchema, annotations: mcpToolAnnotations };
+}
+
+export function createMcpServer(rt: DocsRuntime): McpServer {
+  const server = new McpServer(
+    { name: 'docs', title: rt.siteName, version: API_VERSION },
+    { instructions: `Documentation of ${rt.siteName}. Use \`search\` to find pages, then \`fetch\` (or \`fetch_batch\`) for their Markdown; \`ask\` answers questions with sources.` },
+  );
+
+  server.registerTool(searchTool.name, config(searchTool), (args, extra) =>
+    guarded(async () => {
+      const page = await searchPage(rt, { query: args.query.trim(), tag: args.tag, limit: args.limit ?? DEFAULT_SEARCH_LIMIT, cursor: args.cursor, signal: extra.signal });
+      const out: z.infer<typeof McpSearchOutput> = {
+        results: page.hits.map((h) => ({ id: h.url, title: h.title, url: `${rt.siteUrl}${h.url}`, text: h.content, type: h.type, score: h.score })),
+        total: page.total,
+      };
+      if (page.nextCursor) out.next_cursor = page.nextCursor;
+      return ok(out);
+    }),
+  );
+
+  server.registerTool(fetchTool.name, config(fetchTool), (args) =>
+    guarded(async () => {
+      requireManifest(rt);
+      const path = pagePathFromReference(args.id, rt.siteUrl);
+      if (!path) return toolError(`"${args.id}" is not a doc page path or URL of this site. Use a path like /docs/<section>/<page> or an id from the search tool.`);
+      const page = rt.pages.get(path);
+      if (!page) return toolError(`No doc page at ${path}. Use the search tool to find the right page.`);
+      const out: z.infer<typeof McpFetchOutput> = {
+        id: page.path,
+        title: page.title,
+        text: await pageMarkdown(rt, page),
+        url: `${rt.siteUrl}${page.path}`,
+        metadata: { path: page.path, type: page.type, section: page.section, description: page.description },
+      };
+      return ok(out);
+    }),
+  );
+
+  server.registerTool(fetchBatchTool.name, config(fetchBatchTool), (args) =>
+    guarded(async () => {
+      requireManifest(rt);
+      return ok(await runBatch(rt, args.paths));
+    }),
+  );
+
+  server.registerTool(askTool.name, config(askTool), (args, extra) =>
+    guarded(async () => {
+      const query = args.query.trim();
+      const mode = args.mode ?? 'list';
+      const results = await askResults(rt, query, extra.signal);
+      const out: AskResponseT = { query_id: newQueryId(), query, results, _meta: askMeta(mode, results.length) };
+      if (mode !== 'list') {
+        let text = '';
+        const outcome = await generateAnswer(rt, { query, mode, results, signal: extra.signal, onText: (t) => (text += t) });
+        out.answer = text;
+        out.citations = outcome.citations;
+        out._meta = askMeta(mode, results.length, outcome);
+      }
+      return ok(out);
+    }),
+  );
+
+  server.registerResource(
+    'page',
+    new ResourceTemplate(`${rt.siteUrl}/docs/{section}/{page}.md`, {
+      list: () => ({
+        resources: [...rt.pages.values()].map((p) => ({
+          uri: `${rt.siteUrl}/${p.md}`,
+          name: p.path,
+          title: p.title,
+          description: p.description,
+          mimeType: 'text/markdown',
+        })),
+      }),
+    }),
+    { title: 'Doc page', description: 'A documentation page as Markdown.', mimeType: 'text/markdown' },
+    async (uri, vars) => {
+      const page = rt.pages.get(`/docs/${String(vars.section)}/${String(vars.page)}`);
+      if (!page) throw new Error(`No doc page at ${uri.pathname.replace(/\.md$/, '')}`);
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await pageMarkdown(rt, page) }] };
+    },
+  );
+
+  return server;
+}

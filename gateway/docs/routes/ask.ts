@@ -1,0 +1,37 @@
+// GET|POST /ask (and /api/v1/ask): NLWeb-style question answering, JSON or SSE.
+import type { H3Event } from 'h3';
+import type { AskResponseT } from '../../contract/docs-api.ts';
+import { acceptsEventStream } from '../../static/negotiate.ts';
+import { askInputFromBody, askInputFromQuery } from '../ask/input.ts';
+import { askMeta, askResults, generateAnswer, newQueryId } from '../ask/run.ts';
+import { askEventStream } from '../ask/sse.ts';
+import { requireMethod } from '../methods.ts';
+import { checkIdempotencyKey } from '../middleware/idempotency.ts';
+import { jsonResponse } from '../problem.ts';
+import { requireEngine } from '../ready.ts';
+import type { DocsRuntime } from '../runtime.ts';
+
+export function askRoute(rt: DocsRuntime) {
+  return async (event: H3Event): Promise<Response> => {
+    requireMethod(event, ['GET', 'POST']);
+    checkIdempotencyKey(event);
+    const input = event.req.method === 'POST' ? await askInputFromBody(event, rt.config.bodyLimitBytes) : askInputFromQuery(event);
+    requireEngine(rt);
+    const signal = event.req.signal;
+    const streaming = input.streaming ?? acceptsEventStream(event.req.headers.get('accept'));
+    const queryId = newQueryId();
+    // Search before answering with 200, so a failing search is still a Problem.
+    const results = await askResults(rt, input.query, signal);
+    if (streaming) return askEventStream(rt, { queryId, query: input.query, mode: input.mode, results, signal });
+
+    const body: AskResponseT = { query_id: queryId, query: input.query, results, _meta: askMeta(input.mode, results.length) };
+    if (input.mode !== 'list') {
+      let text = '';
+      const outcome = await generateAnswer(rt, { query: input.query, mode: input.mode, results, signal, onText: (t) => (text += t) });
+      body.answer = text;
+      body.citations = outcome.citations;
+      body._meta = askMeta(input.mode, results.length, outcome);
+    }
+    return jsonResponse(body);
+  };
+}

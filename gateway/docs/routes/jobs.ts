@@ -1,0 +1,22 @@
+// GET /api/jobs/{jobId} (and /api/v1/…): the job id is the request, so the first
+// poll runs it and answers `completed` with the result.
+import type { H3Event } from 'h3';
+import type { JobStatusT } from '../../contract/docs-api.ts';
+import { decodeJobId } from '../job-id.ts';
+import { requireMethod } from '../methods.ts';
+import { runBatch } from '../pages.ts';
+import { ProblemError, jsonResponse } from '../problem.ts';
+import { requireManifest } from '../ready.ts';
+import type { DocsRuntime } from '../runtime.ts';
+
+export function jobsRoute(rt: DocsRuntime) {
+  return async (event: H3Event): Promise<Response> => {
+    requireMethod(event, ['GET']);
+    const id = event.context.params?.jobId ?? '';
+    const paths = decodeJobId(id);
+    if (!paths) throw new ProblemError('not-found', 'Unknown job id: it is malformed, truncated or altered. Job ids come from the 202 response of POST /api/md/batch.');
+    requireManifest(rt);
+    const body: JobStatusT = { job_id: id, status: 'completed', result: await runBatch(rt, paths) };
+    return jsonResponse(body);
+  };
+}

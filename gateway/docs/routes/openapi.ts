@@ -1,0 +1,17 @@
+// GET /api/openapi (and /api/v1/openapi): the OpenAPI description the build wrote.
+import type { H3Event } from 'h3';
+import { requireMethod } from '../methods.ts';
+import type { DocsRuntime } from '../runtime.ts';
+import { notFoundResponse } from './static.ts';
+
+export function openapiRoute(rt: DocsRuntime) {
+  return async (event: H3Event): Promise<Response> => {
+    requireMethod(event, ['GET']);
+    const file = await rt.files.exact('api/openapi');
+    if (!file) return notFoundResponse(rt, event, 'The OpenAPI description is missing from the build output.');
+    const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
+    return new Response((body as Uint8Array<ArrayBuffer> | null), {
+      headers: { 'content-type': file.contentType, etag: file.etag, 'cache-control': 'public, max-age=0, must-revalidate', 'content-length': String(file.size) },
+    });
+  };
+}

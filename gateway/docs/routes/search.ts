@@ -1,0 +1,41 @@
+// GET /api/search (and /api/v1/search): ranked hits, paginated by an opaque cursor.
+import type { H3Event } from 'h3';
+import { apiLimits, contentTypes } from '../../contract/docs-api.ts';
+import { requireMethod } from '../methods.ts';
+import { enumParam, param } from '../params.ts';
+import { MISSING_QUERY, ProblemError, jsonResponse } from '../problem.ts';
+import type { DocsRuntime } from '../runtime.ts';
+import { searchPage, toSearchResult } from '../search.ts';
+
+function limitParam(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d{1,4}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(n >= 1 && n <= apiLimits.searchLimitMax)) {
+    throw new ProblemError('invalid-parameter', `\`limit\` must be an integer from 1 to ${apiLimits.searchLimitMax} (got ${JSON.stringify(value)}).`);
+  }
+  return n;
+}
+
+export function searchRoute(rt: DocsRuntime) {
+  return async (event: H3Event): Promise<Response> => {
+    requireMethod(event, ['GET']);
+    const query = param(event, 'query')?.trim();
+    if (!query) throw new ProblemError('missing-query-parameter', MISSING_QUERY);
+    const limit = limitParam(param(event, 'limit'));
+    const tag = enumParam('tag', param(event, 'tag'), contentTypes);
+    const cursor = param(event, 'cursor');
+    if (cursor === '') throw new ProblemError('invalid-cursor', '`cursor` is empty; omit it for the first page.');
+
+    const page = await searchPage(rt, { query, tag, limit, cursor, signal: event.req.signal });
+    const headers: Record<string, string> = { 'x-total-count': String(page.total) };
+    if (page.nextCursor) {
+      const next = new URLSearchParams({ query });
+      if (limit !== undefined) next.set('limit', String(limit));
+      if (tag) next.set('tag', tag);
+      next.set('cursor', page.nextCursor);
+      headers['x-next-cursor'] = page.nextCursor;
+      headers.link = `<${event.url.pathname}?${next}>; rel="next"`;
+    }
+    return jsonResponse(page.hits.map(toSearchResult), 200, headers);
+  };
+}

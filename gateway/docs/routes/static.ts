@@ -1,0 +1,54 @@
+// The build tree: every path that is not an API route. `/x` serves x, x.html or
+// x/index.html; `Accept: text/markdown` on a page serves its .md twin (Vary: Accept).
+// A miss is 404.html for browsers and a Problem for everyone else.
+import type { H3Event } from 'h3';
+import type { SiteFile } from '../../static/files.ts';
+import { prefersHtml, prefersMarkdown } from '../../static/negotiate.ts';
+import { requireMethod } from '../methods.ts';
+import { ProblemError } from '../problem.ts';
+import type { DocsRuntime } from '../runtime.ts';
+
+function cacheControl(urlPath: string): string {
+  // Astro's hashed assets never change under the same name.
+  return urlPath.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate';
+}
+
+async function fileResponse(rt: DocsRuntime, event: H3Event, file: SiteFile, status = 200, extra: Record<string, string> = {}): Promise<Response> {
+  const headers: Record<string, string> = {
+    'content-type': file.contentType,
+    etag: file.etag,
+    'cache-control': cacheControl(file.urlPath),
+    ...extra,
+  };
+  if (status === 200 && event.req.headers.get('if-none-match') === file.etag) return new Response(null, { status: 304, headers });
+  const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
+  headers['content-length'] = String(file.size);
+  return new Response((body as Uint8Array<ArrayBuffer> | null), { status, headers });
+}
+
+/** The .md twin of an HTML page (`docs/a/b.html` → `docs/a/b.md`), if the build has one. */
+async function twinOf(rt: DocsRuntime, file: SiteFile): Promise<SiteFile | null> {
+  if (!file.urlPath.endsWith('.html')) return null;
+  return rt.files.exact(`${file.urlPath.slice(1, -5)}.md`);
+}
+
+export async function notFoundResponse(rt: DocsRuntime, event: H3Event, detail: string): Promise<Response> {
+  if (prefersHtml(event.req.headers.get('accept'))) {
+    const page = await rt.files.exact('404.html');
+    if (page) return fileResponse(rt, event, page, 404, { 'cache-control': 'no-store' });
+  }
+  throw new ProblemError('not-found', detail);
+}
+
+export function staticRoute(rt: DocsRuntime) {
+  return async (event: H3Event): Promise<Response> => {
+    requireMethod(event, ['GET']);
+    const file = await rt.files.resolve(event.url.pathname);
+    if (!file) return notFoundResponse(rt, event, `Nothing is served at ${event.url.pathname}.`);
+    const twin = await twinOf(rt, file);
+    if (!twin) return fileResponse(rt, event, file);
+    const vary = { vary: 'Accept' };
+    if (prefersMarkdown(event.req.headers.get('accept'))) return fileResponse(rt, event, twin, 200, vary);
+    return fileResponse(rt, event, file, 200, { ...vary, link: `<${twin.urlPath}>; rel="alternate"; type="text/markdown"` });
+  };
+}

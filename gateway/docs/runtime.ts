@@ -1,0 +1,96 @@
+// Everything the docs app needs, loaded once at startup: the build manifest, the
+// search engine, the model client, the rate-limit store and the site files. A
+// missing manifest or index does not stop the process: static files keep being
+// served and the API answers 503 until the operator fixes the build output.
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GatewayConfig } from '../config.ts';
+import { loadManifest, type BuildManifest, type ManifestPage } from '../engine/manifest.ts';
+import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
+import { createLlmClient, type LlmClient } from '../engine/llm.ts';
+import { createLimitStore, type LimitStore } from '../limits/store.ts';
+import { createSiteFiles, type SiteFiles } from '../static/files.ts';
+import { deprecationIndex, type Deprecation } from './deprecations.ts';
+
+export interface DocsRuntime {
+  config: GatewayConfig;
+  manifest?: BuildManifest;
+  /** Page path → manifest entry. */
+  pages: Map<string, ManifestPage>;
+  engine?: SearchEngine;
+  llm?: LlmClient;
+  limits: LimitStore;
+  files: SiteFiles;
+  /** Route path (OpenAPI style, canonical or /api/v1 alias) → deprecation. */
+  deprecations: Map<string, Deprecation>;
+  /** `{base_url}`: the manifest's site.url, else SITE_URL, else the local address. */
+  siteUrl: string;
+  siteName: string;
+  /** Why the API cannot serve, or undefined when it can (cached for a second). */
+  unavailable(): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+const HEALTH_TTL_MS = 1000;
+
+export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRuntime> {
+  let manifest: BuildManifest | undefined;
+  try {
+    manifest = await loadManifest(config.siteDir);
+  } catch (err) {
+    console.error(`[docs] ${(err as Error).message}`);
+  }
+
+  const entryFile = join(config.siteDir, 'pagefind', 'pagefind-entry.json');
+  let engine: SearchEngine | undefined;
+  if (!existsSync(entryFile)) {
+    console.error(`[docs] search index missing: ${entryFile} does not exist (run \`npm run build\`)`);
+  } else {
+    try {
+      engine = await createSearchEngine({ siteDir: config.siteDir, workers: config.search.workers, cacheSize: config.search.cacheSize });
+    } catch (err) {
+      console.error(`[docs] search index unreadable: ${(err as Error).message}`);
+    }
+  }
+
+  const llm = config.llm ? createLlmClient(config.llm) : undefined;
+  const limits = createLimitStore({ ...config.rateLimit, redisUrl: config.redisUrl, prefix: 'docs' });
+  await limits.ready();
+
+  const manifestFile = join(config.siteDir, 'build-manifest.json');
+  let checkedAt = 0;
+  let lastReason: string | undefined;
+  async function check(): Promise<string | undefined> {
+    if (!manifest) return 'the build manifest is unreadable';
+    if (!engine) return 'the search index is unreadable';
+    const [m, e] = await Promise.all([stat(manifestFile).catch(() => null), stat(entryFile).catch(() => null)]);
+    if (!m?.isFile()) return 'the build manifest is unreadable';
+    if (!e?.isFile()) return 'the search index is unreadable';
+    return undefined;
+  }
+
+  return {
+    config,
+    manifest,
+    pages: new Map((manifest?.pages ?? []).map((p) => [p.path, p])),
+    engine,
+    llm,
+    limits,
+    files: createSiteFiles(config.siteDir),
+    deprecations: deprecationIndex(config.deprecations),
+    siteUrl: (manifest?.site.url ?? config.siteUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
+    siteName: manifest?.site.name ?? 'Docs',
+    async unavailable() {
+      const now = Date.now();
+      if (now - checkedAt >= HEALTH_TTL_MS) {
+        checkedAt = now;
+        lastReason = await check();
+      }
+      return lastReason;
+    },
+    async close() {
+      await Promise.allSettled([engine?.close(), limits.close()]);
+    },
+  };
+}

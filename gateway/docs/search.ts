@@ -1,0 +1,49 @@
+// One page of search results with its cursor; shared by GET /api/search and the MCP tool.
+import type { ContentTypeTag, SearchResultT } from '../contract/docs-api.ts';
+import type { SearchHit } from '../engine/search.ts';
+import { decodeCursor, encodeCursor, fingerprint } from './cursor.ts';
+import { ProblemError } from './problem.ts';
+import { requireEngine } from './ready.ts';
+import type { DocsRuntime } from './runtime.ts';
+
+export interface SearchPageInput {
+  query: string;
+  tag?: ContentTypeTag;
+  /** Page size; undefined returns everything (unless the cursor carries one). */
+  limit?: number;
+  cursor?: string;
+  signal?: AbortSignal;
+}
+
+export interface SearchPage {
+  total: number;
+  hits: SearchHit[];
+  nextCursor?: string;
+}
+
+const cursorDetail = {
+  malformed: '`cursor` is not a cursor issued by this API; pass it exactly as received in X-Next-Cursor.',
+  tampered: '`cursor` was altered or truncated; pass it exactly as received in X-Next-Cursor.',
+  foreign: '`cursor` belongs to another query, tag or build of the site; repeat the search without `cursor` to start over.',
+} as const;
+
+export async function searchPage(rt: DocsRuntime, input: SearchPageInput): Promise<SearchPage> {
+  const engine = requireEngine(rt);
+  const fp = fingerprint(input.query, input.tag, engine.buildId);
+  let offset = 0;
+  let limit = input.limit;
+  if (input.cursor !== undefined) {
+    const c = decodeCursor(input.cursor, fp);
+    if (!c.ok) throw new ProblemError('invalid-cursor', cursorDetail[c.reason]);
+    offset = c.offset;
+    limit ??= c.limit;
+  }
+  const { total, hits } = await engine.search(input.query, { tag: input.tag, offset, limit, signal: input.signal });
+  const end = offset + hits.length;
+  const nextCursor = limit !== undefined && hits.length > 0 && end < total ? encodeCursor(end, limit, fp) : undefined;
+  return { total, hits, nextCursor };
+}
+
+export function toSearchResult(hit: SearchHit): SearchResultT {
+  return { id: hit.id, url: hit.url, type: hit.type, title: hit.title, content: hit.content, score: hit.score };
+}

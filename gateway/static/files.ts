@@ -1,0 +1,85 @@
+// Files of the build tree: `/x` → x, x.html or x/index.html (like nginx try_files),
+// with stat results and small file bodies cached in memory. The build output is
+// immutable while the gateway runs; restart it after a rebuild.
+import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { contentTypeFor } from './content-types.ts';
+import { insideRoot, siteRelativePath } from './safe-path.ts';
+
+export interface SiteFile {
+  /** Absolute path on disk. */
+  abs: string;
+  /** Site URL path of the file itself, e.g. `/docs/api/search.html`. */
+  urlPath: string;
+  size: number;
+  etag: string;
+  contentType: string;
+}
+
+export interface SiteFiles {
+  readonly root: string;
+  /** The file a URL path names (trying `.html` and `/index.html`), or null. */
+  resolve(pathname: string): Promise<SiteFile | null>;
+  /** The file at an exact site-relative path (no fallbacks), or null. */
+  exact(relative: string): Promise<SiteFile | null>;
+  read(file: SiteFile): Promise<Buffer>;
+}
+
+const MAX_STAT_ENTRIES = 50_000;
+const MAX_CACHED_FILE = 512 * 1024;
+const MAX_CACHED_BYTES = 64 * 1024 * 1024;
+
+export function createSiteFiles(siteDir: string): SiteFiles {
+  const root = resolve(siteDir);
+  const stats = new Map<string, SiteFile | null>();
+  const bodies = new Map<string, Buffer>();
+  let cachedBytes = 0;
+
+  async function exact(relative: string): Promise<SiteFile | null> {
+    const hit = stats.get(relative);
+    if (hit !== undefined) return hit;
+    const abs = insideRoot(root, relative);
+    let file: SiteFile | null = null;
+    if (abs) {
+      try {
+        const st = await stat(abs);
+        if (st.isFile()) {
+          const urlPath = `/${relative}`;
+          file = { abs, urlPath, size: st.size, etag: `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`, contentType: contentTypeFor(urlPath) };
+        }
+      } catch {
+        file = null;
+      }
+    }
+    if (stats.size >= MAX_STAT_ENTRIES) stats.clear();
+    stats.set(relative, file);
+    return file;
+  }
+
+  return {
+    root,
+    exact,
+    async resolve(pathname) {
+      const rel = siteRelativePath(pathname);
+      if (rel === null) return null;
+      if (rel === '') return exact('index.html');
+      return (await exact(rel)) ?? (await exact(`${rel}.html`)) ?? (await exact(`${rel}/index.html`));
+    },
+    async read(file) {
+      const cached = bodies.get(file.abs);
+      if (cached) return cached;
+      const body = await readFile(file.abs);
+      if (body.length <= MAX_CACHED_FILE) {
+        // Oldest first out: good enough for a tree that does not change.
+        while (cachedBytes + body.length > MAX_CACHED_BYTES && bodies.size) {
+          const [key, old] = bodies.entries().next().value as [string, Buffer];
+          bodies.delete(key);
+          cachedBytes -= old.length;
+        }
+        bodies.set(file.abs, body);
+        cachedBytes += body.length;
+      }
+      return body;
+    },
+  };
+}

@@ -1,0 +1,180 @@
+// /api/mcp with the MCP SDK's own Client over Streamable HTTP: every tool listed and
+// called, pages as resources, a missing page as a tool error, GET 405.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AskResponse, BatchMarkdownResponse } from '../../gateway/contract/docs-api.ts';
+import { McpFetchOutput, McpSearchOutput, mcpTools } from '../../gateway/contract/mcp.ts';
+import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
+import { expectApiHeaders, expectProblem, expectValid, readManifest, readSiteFile, roomyEnv } from './helpers.ts';
+
+const distDir = inject('distDir');
+const manifest = readManifest(distDir);
+const site = manifest.site.url;
+const page = manifest.pages[0]!;
+let gw: RunningGateway;
+
+beforeAll(async () => {
+  gw = await startGateway(distDir, roomyEnv);
+});
+afterAll(() => gw?.stop());
+
+async function connect(path = '/api/mcp'): Promise<Client> {
+  const client = new Client({ name: 'docs-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.url}${path}`)));
+  return client;
+}
+
+type ToolResult = Awaited<ReturnType<Client['callTool']>>;
+const structured = (r: ToolResult) => {
+  expect(r.isError ?? false, JSON.stringify(r.content)).toBe(false);
+  const text = (r.content as { type: string; text: string }[])[0]!;
+  expect(text.type).toBe('text');
+  expect(JSON.parse(text.text)).toEqual(r.structuredContent);
+  return r.structuredContent;
+};
+
+describe('MCP over Streamable HTTP', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connect();
+  });
+  afterAll(() => client?.close());
+
+  it('lists the contract tools with their input schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(mcpTools.map((t) => t.name).sort());
+    for (const t of tools) {
+      const def = mcpTools.find((d) => d.name === t.name)!;
+      expect(t.description).toBe(def.description);
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(Object.keys((t.inputSchema as { properties: object }).properties).sort()).toEqual(Object.keys(def.inputSchema.shape).sort());
+      expect(t.outputSchema).toBeDefined();
+    }
+    expect(client.getServerVersion()?.version).toBe('10.0.0-alpha.47');
+  });
+
+  it('search: hits with ids that fetch accepts, and a cursor', async () => {
+    const first = expectValid(McpSearchOutput, structured(await client.callTool({ name: 'search', arguments: { query: 'install', limit: 2 } })));
+    expect(first.results.length).toBeGreaterThan(0);
+    for (const r of first.results) expect(r.url.startsWith(`${site}/docs/`)).toBe(true);
+    if (first.total > 2) {
+      expect(first.next_cursor).toBeDefined();
+      const second = expectValid(McpSearchOutput, structured(await client.callTool({ name: 'search', arguments: { query: 'install', limit: 2, cursor: first.next_cursor } })));
+      expect(second.results.map((r) => r.id)).not.toContain(first.results[0]!.id);
+    }
+    const tagged = expectValid(McpSearchOutput, structured(await client.callTool({ name: 'search', arguments: { query: 'docs', tag: 'skill' } })));
+    const types = new Map(manifest.pages.map((p) => [p.path, p.type]));
+    for (const r of tagged.results) expect(types.get(r.id.split('#')[0]!)).toBe('skill');
+    const fetched = expectValid(McpFetchOutput, structured(await client.callTool({ name: 'fetch', arguments: { id: first.results[0]!.id } })));
+    expect(fetched.id).toBe(first.results[0]!.id.split('#')[0]);
+  });
+
+  it('search with a bad cursor is a tool error, not a crash', async () => {
+    const r = await client.callTool({ name: 'search', arguments: { query: 'install', cursor: 'bogus' } });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toMatch(/cursor/);
+  });
+
+  it('fetch: a page by path, .md path or absolute URL, byte-identical to its twin', async () => {
+    const twin = readSiteFile(distDir, page.md);
+    for (const id of [page.path, `${page.path}.md`, `${site}${page.path}`, `${page.path}#some-heading`]) {
+      const out = expectValid(McpFetchOutput, structured(await client.callTool({ name: 'fetch', arguments: { id } })));
+      expect(out).toMatchObject({ id: page.path, title: page.title, url: `${site}${page.path}`, text: twin });
+      expect(out.metadata.type).toBe(page.type);
+    }
+  });
+
+  it('fetch: a missing page is a tool result with isError and a useful message', async () => {
+    for (const id of ['/docs/nope/missing', '../../etc/passwd', 'https://elsewhere.example/docs/a/b']) {
+      const r = await client.callTool({ name: 'fetch', arguments: { id } });
+      expect(r.isError).toBe(true);
+      const text = (r.content as { text: string }[])[0]!.text;
+      expect(text).toMatch(/search/i);
+      expect(text).not.toMatch(/root:/);
+    }
+  });
+
+  it('fetch_batch: pages in order, failures inline', async () => {
+    const out = expectValid(BatchMarkdownResponse, structured(await client.callTool({ name: 'fetch_batch', arguments: { paths: [page.path, '/docs/nope/missing', '../x'] } })));
+    expect(out.results.map((r) => [r.ok, r.ok ? 200 : r.status])).toEqual([
+      [true, 200],
+      [false, 404],
+      [false, 400],
+    ]);
+    // Input validation: an error result or a JSON-RPC error, depending on the SDK version.
+    const tooMany = await client.callTool({ name: 'fetch_batch', arguments: { paths: Array(21).fill(page.path) } }).catch(() => ({ isError: true }));
+    expect(tooMany.isError).toBe(true);
+  });
+
+  it('ask: results in list mode, an answer with citations in generate mode', async () => {
+    const list = expectValid(AskResponse, structured(await client.callTool({ name: 'ask', arguments: { query: 'how do I deploy' } })));
+    expect(list.results.length).toBeGreaterThan(0);
+    expect(list._meta.response_type).toBe('list');
+    const gen = expectValid(AskResponse, structured(await client.callTool({ name: 'ask', arguments: { query: 'how do I deploy', mode: 'generate' } })));
+    expect(gen.answer).toMatch(/\S/);
+    expect(gen._meta.answer_backend).toBe('extractive');
+  });
+
+  it('lists and reads every page as a text/markdown resource', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.length).toBe(manifest.pages.length);
+    const r = resources.find((x) => x.name === page.path)!;
+    expect(r.mimeType).toBe('text/markdown');
+    expect(r.uri).toBe(`${site}/${page.md}`);
+    const read = await client.readResource({ uri: r.uri });
+    expect(read.contents[0]).toMatchObject({ uri: r.uri, mimeType: 'text/markdown', text: readSiteFile(distDir, page.md) });
+    await expect(client.readResource({ uri: `${site}/docs/nope/missing.md` })).rejects.toThrow();
+  });
+
+  it('works on the /api/v1/mcp alias', async () => {
+    const v1 = await connect('/api/v1/mcp');
+    const { tools } = await v1.listTools();
+    expect(tools.length).toBe(mcpTools.length);
+    await v1.close();
+  });
+});
+
+describe('HTTP edges of /api/mcp', () => {
+  it('GET answers 405 with Allow, as a Problem', async () => {
+    const res = await fetch(`${gw.url}/api/mcp`, { headers: { accept: 'text/event-stream' } });
+    expectApiHeaders(res.headers);
+    await expectProblem(res, 'method-not-allowed', site, '/api/mcp');
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+    const del = await fetch(`${gw.url}/api/mcp`, { method: 'DELETE' });
+    expect(del.status).toBe(405);
+  });
+
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const post = (body: string, headers: Record<string, string>) => fetch(`${gw.url}/api/mcp`, { method: 'POST', headers, body });
+
+  it('answers a raw initialize with JSON', async () => {
+    const res = await post(JSON.stringify(init), { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    expect(res.status).toBe(200);
+    expectApiHeaders(res.headers);
+    const body = (await res.json()) as { result: { serverInfo: { version: string } } };
+    expect(body.result.serverInfo.version).toBe('10.0.0-alpha.47');
+  });
+
+  it('accepts a notification with 202', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    expect(res.status).toBe(202);
+    expectApiHeaders(res.headers);
+  });
+
+  it('HTTP-level errors are Problems that are also JSON-RPC errors', async () => {
+    const cases: [string, Record<string, string>, Parameters<typeof expectProblem>[1], number][] = [
+      ['{oops', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, 'invalid-request-body', -32700],
+      [JSON.stringify(init), { 'content-type': 'text/plain', accept: 'application/json, text/event-stream' }, 'unsupported-media-type', -32000],
+      [JSON.stringify(init), { 'content-type': 'application/json', accept: 'text/html' }, 'not-acceptable', -32000],
+      [JSON.stringify({ nope: true }), { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, 'invalid-request-body', -32700],
+    ];
+    for (const [body, headers, slug, code] of cases) {
+      const res = await post(body, headers);
+      const problem = await expectProblem(res, slug, site, '/api/mcp');
+      expect(problem).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
+    }
+    const big = await post(JSON.stringify({ ...init, pad: 'x'.repeat(70_000) }), { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
+    await expectProblem(big, 'payload-too-large', site);
+  });
+});
