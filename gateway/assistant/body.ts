@@ -1,0 +1,69 @@
+// Request bodies: JSON only, size-limited before anything is parsed (declared
+// Content-Length first, then while streaming), validated with the zod contract.
+import type { z } from 'zod';
+import { AssistantError } from './errors.ts';
+
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+export function requireJson(req: Request): void {
+  if (!isJsonContentType(req.headers.get('content-type'))) {
+    const got = req.headers.get('content-type');
+    throw new AssistantError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${got ? ` (got ${got.split(';')[0]})` : ''}.`);
+  }
+}
+
+/** The body as text, refusing more than `limit` bytes. */
+export async function readLimitedText(req: Request, limit: number): Promise<string> {
+  // The unread rest of the body is not drained: the connection is not reused.
+  const tooLarge = () => new AssistantError('payload_too_large', `Request body too large: at most ${limit} bytes.`, { Connection: 'close' });
+  const declared = req.headers.get('content-length');
+  if (declared && /^\d+$/.test(declared) && Number(declared) > limit) throw tooLarge();
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') throw new AssistantError('invalid_request', 'Request body is empty: send a JSON object.');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AssistantError('invalid_request', `Request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** One readable sentence naming every problem, e.g. "messages.0.content: content must be at most 2000 characters". */
+export function validationMessage(error: z.ZodError): string {
+  const parts = error.issues.slice(0, 5).map((i) => {
+    const path = i.path.map(String).join('.');
+    return path ? `${path}: ${i.message}` : i.message;
+  });
+  return `Invalid request: ${parts.join('; ')}${error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : ''}.`;
+}
+
+export function validate<T extends z.ZodType>(schema: T, data: unknown): z.infer<T> {
+  const result = schema.safeParse(data);
+  if (!result.success) throw new AssistantError('invalid_request', validationMessage(result.error));
+  return result.data;
+}
+
+export async function readJsonBody<T extends z.ZodType>(req: Request, schema: T, limit: number): Promise<z.infer<T>> {
+  requireJson(req);
+  return validate(schema, parseJson(await readLimitedText(req, limit)));
+}

@@ -1,0 +1,57 @@
+// The assistant's error envelope `{error, code}`: one class to throw, one function
+// that turns anything thrown into the envelope Response. Headers travel with the
+// error (h3 drops headers set on event.res when a handler throws).
+import { HTTPError } from 'h3';
+import { errorStatus, type ErrorCode } from '../contract/assistant-api.ts';
+
+export class AssistantError extends Error {
+  override name = 'AssistantError';
+  readonly code: ErrorCode;
+  readonly headers: Record<string, string>;
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.headers = headers;
+  }
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+const codeByStatus: Record<number, ErrorCode> = {
+  400: 'invalid_request',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+export function errorBody(code: ErrorCode, message: string): string {
+  return JSON.stringify({ error: message, code });
+}
+
+export function envelopeResponse(code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(errorBody(code, message), {
+    status: errorStatus[code],
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+  });
+}
+
+/** Anything thrown (AssistantError, h3 HTTPError, a bug) → the envelope. Unexpected errors are logged, not leaked. */
+export function toErrorResponse(err: unknown): Response {
+  if (err instanceof AssistantError) return envelopeResponse(err.code, err.message, err.headers);
+  if (HTTPError.isError(err)) {
+    const code = codeByStatus[err.status] ?? (err.status >= 500 ? 'internal_error' : 'invalid_request');
+    const headers: Record<string, string> = {};
+    err.headers?.forEach((v, k) => (headers[k] = v));
+    delete headers['content-type'];
+    const message = err.status >= 500 || err.unhandled ? 'Internal server error' : err.message || err.statusText || 'Invalid request';
+    if (err.status >= 500) console.error('[assistant]', err.cause ?? err);
+    return envelopeResponse(code, message, headers);
+  }
+  console.error('[assistant] unexpected error:', err);
+  return envelopeResponse('internal_error', 'Internal server error: the request could not be completed; retry with backoff.');
+}
