@@ -7,6 +7,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './limits/client-ip.ts';
 import { parseDeprecations, type Deprecation } from './docs/deprecations.ts';
+import type { LlmConfig } from './engine/llm.ts';
 
 const int = (min: number, max: number) =>
   z
@@ -53,15 +54,6 @@ const envSchema = z.object({
   ASSISTANT_ENABLED: z.enum(['true', 'false', '1', '0']).default('true'),
 });
 
-export interface LlmSettings {
-  baseUrl: string;
-  model: string;
-  apiKey?: string;
-  connectTimeoutMs: number;
-  totalTimeoutMs: number;
-  retries: number;
-}
-
 export interface GatewayConfig {
   port: number;
   host: string;
@@ -77,7 +69,7 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   search: { workers?: number; cacheSize?: number };
   /** Undefined when no model backend is configured (extractive answers). */
-  llm?: LlmSettings;
+  llm?: LlmConfig;
   assistant: {
     enabled: boolean;
     port: number;

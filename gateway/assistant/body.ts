@@ -1,16 +1,12 @@
 // Request bodies: JSON only, size-limited before anything is parsed (declared
 // Content-Length first, then while streaming), validated with the zod contract.
 import type { z } from 'zod';
+import { isJsonType, mediaTypeOf } from '../http/media-type.ts';
+import { readLimitedBody } from '../http/read-limited-body.ts';
 import { AssistantError } from './errors.ts';
 
-export function isJsonContentType(value: string | null): boolean {
-  if (!value) return false;
-  const type = value.split(';')[0]!.trim().toLowerCase();
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
-
 export function requireJson(req: Request): void {
-  if (!isJsonContentType(req.headers.get('content-type'))) {
+  if (!isJsonType(mediaTypeOf(req.headers.get('content-type')))) {
     const got = req.headers.get('content-type');
     throw new AssistantError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${got ? ` (got ${got.split(';')[0]})` : ''}.`);
   }
@@ -18,25 +14,10 @@ export function requireJson(req: Request): void {
 
 /** The body as text, refusing more than `limit` bytes. */
 export async function readLimitedText(req: Request, limit: number): Promise<string> {
+  const text = await readLimitedBody(req, limit);
   // The unread rest of the body is not drained: the connection is not reused.
-  const tooLarge = () => new AssistantError('payload_too_large', `Request body too large: at most ${limit} bytes.`, { Connection: 'close' });
-  const declared = req.headers.get('content-length');
-  if (declared && /^\d+$/.test(declared) && Number(declared) > limit) throw tooLarge();
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+  if (text === null) throw new AssistantError('payload_too_large', `Request body too large: at most ${limit} bytes.`, { Connection: 'close' });
+  return text;
 }
 
 export function parseJson(text: string): unknown {

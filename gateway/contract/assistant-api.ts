@@ -4,6 +4,7 @@
 // server card from them, and the tests check responses against them.
 import { z } from 'zod';
 import { API_VERSION } from './docs-api.ts';
+import { errorResponse, headerComponents, headerRefs, ref, responseRefs, schemaComponents, type Json } from './json-schema.ts';
 
 export const ASSISTANT_API_VERSION = API_VERSION;
 
@@ -252,39 +253,19 @@ export const assistantResponseHeaders = {
 
 // ---- OpenAPI -------------------------------------------------------------------------------
 
-type Json = Record<string, unknown>;
-
 export interface AssistantOpenApiOptions {
   siteUrl: string;
   siteName: string;
   description?: string;
 }
 
-function clean(schema: unknown): Json {
-  const drop = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(drop);
-    const o = node as Json;
-    delete o.$schema;
-    delete o.$id;
-    if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
-    if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
-    Object.values(o).forEach(drop);
-  };
-  drop(schema);
-  return schema as Json;
-}
-
-const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
-
 function componentSchemas(): Record<string, Json> {
-  const uri = (id: string) => `#/components/schemas/${id}`;
-  const requests = z.registry<{ id: string }>();
-  requests.add(ChatMessage, { id: 'ChatMessage' });
-  requests.add(ChatRequest, { id: 'ChatRequest' });
-  requests.add(AskRequest, { id: 'AskRequest' });
-  const responses = z.registry<{ id: string }>();
-  const named: [z.ZodType, string][] = [
+  const requests: [z.ZodType, string][] = [
+    [ChatMessage, 'ChatMessage'],
+    [ChatRequest, 'ChatRequest'],
+    [AskRequest, 'AskRequest'],
+  ];
+  const responses: [z.ZodType, string][] = [
     [AskSource, 'AskSource'],
     [AskMeta, 'AskMeta'],
     [AskResponse, 'AskResponse'],
@@ -295,40 +276,21 @@ function componentSchemas(): Record<string, Json> {
     [AgentAuthDeclaration, 'AgentAuthDeclaration'],
     [OAuthProtectedResource, 'OAuthProtectedResource'],
   ];
-  for (const [schema, id] of named) responses.add(schema, { id });
-  const out = {
-    ...(z.toJSONSchema(requests, { uri, io: 'input' }).schemas as Record<string, Json>),
-    ...(z.toJSONSchema(responses, { uri, io: 'output' }).schemas as Record<string, Json>),
-  };
-  for (const s of Object.values(out)) clean(s);
-  return out;
+  return schemaComponents(requests, responses);
 }
 
-function componentHeaders(): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const [name, h] of Object.entries(assistantResponseHeaders)) {
-    out[name] = { description: h.description, schema: clean(z.toJSONSchema(h.schema)) };
-  }
-  return out;
-}
-
-const rateHeaders = (...extra: string[]) =>
-  Object.fromEntries(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...extra].map((n) => [n, ref('headers', n)]));
+const rateHeaders = (...extra: string[]) => headerRefs(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...extra]);
 
 function componentResponses(): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const code of errorCodes) {
     const extra = code === 'rate_limited' ? ['Retry-After'] : code === 'method_not_allowed' ? ['Allow'] : [];
-    out[code] = {
-      description: errorMeaning[code],
-      headers: rateHeaders(...extra),
-      content: { 'application/json': { schema: ref('schemas', 'Error'), example: { error: errorMeaning[code].split(';')[0], code } } },
-    };
+    out[code] = errorResponse(errorMeaning[code], rateHeaders(...extra), 'Error', { error: errorMeaning[code].split(';')[0], code });
   }
   return out;
 }
 
-const errors = (...codes: ErrorCode[]) => Object.fromEntries(codes.map((c) => [String(errorStatus[c]), ref('responses', c)]));
+const errors = (...codes: ErrorCode[]) => responseRefs((c) => errorStatus[c], codes);
 
 export const chatFormatDescription =
   'The answer streams as `text/plain; charset=utf-8` while it is generated: the body is the answer text itself, in UTF-8 chunks of any size ' +
@@ -484,7 +446,7 @@ export function assistantOpenApi(opts: AssistantOpenApiOptions): Json {
     },
     components: {
       schemas: componentSchemas(),
-      headers: componentHeaders(),
+      headers: headerComponents(assistantResponseHeaders),
       responses: componentResponses(),
       securitySchemes: {},
     },

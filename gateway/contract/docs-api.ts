@@ -226,6 +226,17 @@ export type ProblemLinkT = z.infer<typeof ProblemLink>;
 
 // ---- headers ---------------------------------------------------------------------------
 
+/** The rate-limit headers on every response (IETF draft names and their legacy X- twins). */
+export const rateLimitHeaderNames = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+] as const;
+
 /** Response headers the API sends, with their meaning (OpenAPI and README). */
 export const responseHeaders = {
   'RateLimit-Limit': { schema: z.int().min(1), description: 'Requests allowed per window for this endpoint and client IP.' },
@@ -247,8 +258,6 @@ export const responseHeaders = {
   Deprecation: { schema: z.string(), description: 'IMF-fixdate the endpoint was deprecated (RFC 8594); absent unless deprecated.' },
   Sunset: { schema: z.string(), description: 'IMF-fixdate after which the endpoint answers 410 (RFC 8594); absent unless deprecated.' },
 } as const;
-
-export type ResponseHeaderName = keyof typeof responseHeaders;
 
 // ---- endpoints --------------------------------------------------------------------------
 

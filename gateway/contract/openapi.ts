@@ -2,9 +2,8 @@
 // The build writes it to /openapi.json and /api/openapi; nothing here is written twice.
 import { z } from 'zod';
 import * as api from './docs-api.ts';
-import { problemCatalogue } from './problems.ts';
-
-type Json = Record<string, unknown>;
+import { problemCatalogue, problemTypeUri } from './problems.ts';
+import { errorResponse, headerComponents, headerRefs, jsonSchema, ref, responseRefs, schemaComponents, type Json } from './json-schema.ts';
 
 export interface DocsOpenApiOptions {
   siteUrl: string;
@@ -12,35 +11,13 @@ export interface DocsOpenApiOptions {
   description: string;
 }
 
-const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
-
-/** JSON Schema without zod's noise (dialect marker, safe-integer bounds). */
-function cleanSchema(schema: Json): Json {
-  const drop = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node)) return node.forEach(drop);
-    const o = node as Json;
-    delete o.$schema;
-    delete o.$id;
-    if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
-    if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
-    Object.values(o).forEach(drop);
-  };
-  drop(schema);
-  return schema;
-}
-
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output' = 'output') => cleanSchema(z.toJSONSchema(schema, { io }) as Json);
-
-/** Named component schemas: requests as their input type, responses as their output type. */
 function componentSchemas(): Record<string, Json> {
-  const uri = (id: string) => `#/components/schemas/${id}`;
-  const requests = z.registry<{ id: string }>();
-  requests.add(api.AskRequest, { id: 'AskRequest' });
-  requests.add(api.AskFormRequest, { id: 'AskFormRequest' });
-  requests.add(api.BatchMarkdownRequest, { id: 'BatchMarkdownRequest' });
-  const responses = z.registry<{ id: string }>();
-  const named: [z.ZodType, string][] = [
+  const requests: [z.ZodType, string][] = [
+    [api.AskRequest, 'AskRequest'],
+    [api.AskFormRequest, 'AskFormRequest'],
+    [api.BatchMarkdownRequest, 'BatchMarkdownRequest'],
+  ];
+  const responses: [z.ZodType, string][] = [
     [api.SearchResult, 'SearchResult'],
     [api.SearchResults, 'SearchResults'],
     [api.NlwebResult, 'NlwebResult'],
@@ -57,48 +34,21 @@ function componentSchemas(): Record<string, Json> {
     [api.Problem, 'Problem'],
     [api.OAuthProtectedResource, 'OAuthProtectedResource'],
   ];
-  for (const [schema, id] of named) responses.add(schema, { id });
-  const out = {
-    ...(z.toJSONSchema(requests, { uri, io: 'input' }).schemas as Record<string, Json>),
-    ...(z.toJSONSchema(responses, { uri, io: 'output' }).schemas as Record<string, Json>),
-  };
-  for (const s of Object.values(out)) cleanSchema(s);
-  return out;
+  return schemaComponents(requests, responses);
 }
 
 function componentHeaders(): Record<string, Json> {
-  const headers: Record<string, Json> = {};
-  for (const [name, h] of Object.entries(api.responseHeaders)) {
-    headers[name] = { description: h.description, schema: jsonSchema(h.schema) };
-  }
+  const headers = headerComponents(api.responseHeaders);
   headers.Allow = { description: 'Methods the endpoint accepts (405).', schema: { type: 'string' } };
   headers['Preference-Applied'] = { description: '`respond-async` when the request was accepted as an async job.', schema: { type: 'string' } };
   return headers;
 }
 
-const rateLimitHeaderNames = [
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'RateLimit-Policy',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-] as const;
-
 /** Headers every API response carries. */
-function commonHeaders(extra: string[] = []): Json {
-  const out: Json = {};
-  for (const name of [...rateLimitHeaderNames, 'Link', 'Deprecation', 'Sunset', ...extra]) out[name] = ref('headers', name);
-  return out;
-}
+const commonHeaders = (extra: string[] = []): Json => headerRefs([...api.rateLimitHeaderNames, 'Link', 'Deprecation', 'Sunset', ...extra]);
 
 /** Rate-limit headers only (static discovery files carry no policy Link). */
-function staticHeaders(): Json {
-  const out: Json = {};
-  for (const name of rateLimitHeaderNames) out[name] = ref('headers', name);
-  return out;
-}
+const staticHeaders = (): Json => headerRefs(api.rateLimitHeaderNames);
 
 const problemResponses = {
   BadRequest: { slug: 'invalid-parameter', description: 'Bad request: missing or invalid parameter, cursor, header or body (see `title`).' },
@@ -116,21 +66,18 @@ function componentResponses(siteUrl: string): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [name, r] of Object.entries(problemResponses)) {
     const kind = problemCatalogue[r.slug];
-    out[name] = {
-      description: r.description,
-      headers: commonHeaders('headers' in r ? [...r.headers] : []),
-      content: {
-        'application/json': {
-          schema: ref('schemas', 'Problem'),
-          example: { type: `${siteUrl}/docs/api/errors#${r.slug}`, title: kind.title, status: kind.status, detail: kind.when, instance: '/api/…' },
-        },
-      },
-    };
+    out[name] = errorResponse(r.description, commonHeaders('headers' in r ? [...r.headers] : []), 'Problem', {
+      type: problemTypeUri(siteUrl, r.slug),
+      title: kind.title,
+      status: kind.status,
+      detail: kind.when,
+      instance: '/api/…',
+    });
   }
   return out;
 }
 
-const errors = (...names: (keyof typeof problemResponses)[]) => Object.fromEntries(names.map((n) => [String(problemCatalogue[problemResponses[n].slug].status), ref('responses', n)]));
+const errors = (...names: (keyof typeof problemResponses)[]) => responseRefs((n) => problemCatalogue[problemResponses[n].slug].status, names);
 
 function param(name: string, where: 'query' | 'header' | 'path', schema: z.ZodType, description: string, required = false): Json {
   return { name, in: where, required, description, schema: jsonSchema(schema, 'input') };

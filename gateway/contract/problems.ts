@@ -106,8 +106,6 @@ export const problemCatalogue = {
 
 export type ProblemSlug = keyof typeof problemCatalogue;
 
-export const problemSlugs = Object.keys(problemCatalogue) as ProblemSlug[];
-
 /** `{base_url}/docs/api/errors#<slug>` */
 export function problemTypeUri(siteUrl: string, slug: ProblemSlug): string {
   return `${siteUrl.replace(/\/+$/, '')}/docs/api/errors#${slug}`;

@@ -3,19 +3,12 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
-import GithubSlugger from 'github-slugger';
 import { z } from 'zod';
 import { addressOf, sectionTitle } from './routes.ts';
-import { markdownTwin, sha256 } from './markdown-twin.ts';
+import { pageTwin, type PageTwin } from './markdown-twin.ts';
 import { contentTypes, loadSiteConfig, type ContentType } from './site-config.ts';
 
-export interface Heading {
-  depth: number;
-  slug: string;
-  text: string;
-}
-
-export interface DocPage {
+export interface DocPage extends PageTwin {
   entry: CollectionEntry<'docs'>;
   path: string;
   section: string;
@@ -24,9 +17,6 @@ export interface DocPage {
   title: string;
   description: string;
   order: number;
-  markdown: string;
-  hash: string;
-  headings: Heading[];
 }
 
 export interface Section {
@@ -60,27 +50,6 @@ function readSectionOrder(contentDir: string): Map<string, { index: number; titl
   return order;
 }
 
-/** Headings of the twin (outside code fences), slugged as Astro slugs them. */
-export function headingsOf(markdown: string): Heading[] {
-  const slugger = new GithubSlugger();
-  const headings: Heading[] = [];
-  let fence: string | null = null;
-  for (const line of markdown.split('\n')) {
-    const f = /^\s*(```|~~~)/.exec(line);
-    if (f) {
-      fence = fence === null ? f[1]! : fence === f[1] ? null : fence;
-      continue;
-    }
-    if (fence) continue;
-    const m = /^(#{2,6})\s+(.+?)\s*#*\s*$/.exec(line);
-    if (m) {
-      const text = m[2]!.replace(/[`*_]/g, '');
-      headings.push({ depth: m[1]!.length, slug: slugger.slug(text), text });
-    }
-  }
-  return headings;
-}
-
 let model: Promise<DocsModel> | undefined;
 
 export function docsModel(): Promise<DocsModel> {
@@ -95,12 +64,6 @@ async function buildModel(): Promise<DocsModel> {
   const pages: DocPage[] = entries.map((entry) => {
     const address = addressOf(entry.id, entry.filePath ?? entry.id);
     const isMdx = (entry.filePath ?? '').endsWith('.mdx');
-    const markdown = markdownTwin({
-      title: entry.data.title,
-      description: entry.data.description,
-      body: entry.body ?? '',
-      isMdx,
-    });
     return {
       entry,
       path: address.path,
@@ -110,9 +73,7 @@ async function buildModel(): Promise<DocsModel> {
       title: entry.data.title,
       description: entry.data.description ?? '',
       order: entry.data.order ?? Number.MAX_SAFE_INTEGER,
-      markdown,
-      hash: `sha256-${sha256(markdown)}`,
-      headings: headingsOf(markdown),
+      ...pageTwin({ title: entry.data.title, description: entry.data.description, body: entry.body ?? '', isMdx }),
     };
   });
 

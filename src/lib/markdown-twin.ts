@@ -2,6 +2,7 @@
 // batch endpoint returns byte for byte. MDX is reduced to plain Markdown: imports
 // and exports are dropped, JSX elements give way to their Markdown children.
 import { createHash } from 'node:crypto';
+import GithubSlugger from 'github-slugger';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
@@ -42,7 +43,7 @@ function flattenJsx(node: Parent): void {
   node.children = out as never;
 }
 
-export function mdxToMarkdown(source: string): string {
+function mdxToMarkdown(source: string): string {
   const tree = mdxProcessor.parse(source) as Root;
   flattenJsx(tree);
   return String(mdxProcessor.stringify(tree));
@@ -55,7 +56,7 @@ export interface TwinInput {
   isMdx: boolean;
 }
 
-export function markdownTwin({ title, description, body, isMdx }: TwinInput): string {
+function markdownTwin({ title, description, body, isMdx }: TwinInput): string {
   const text = (isMdx ? mdxToMarkdown(body) : body).trim();
   const head = [`# ${title}`];
   if (description) head.push(`> ${description.replace(/\s*\n\s*/g, ' ')}`);
@@ -64,4 +65,45 @@ export function markdownTwin({ title, description, body, isMdx }: TwinInput): st
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
+}
+
+export interface Heading {
+  depth: number;
+  slug: string;
+  text: string;
+}
+
+/** Headings of the twin (outside code fences), slugged as Astro slugs them. */
+function headingsOf(markdown: string): Heading[] {
+  const slugger = new GithubSlugger();
+  const headings: Heading[] = [];
+  let fence: string | null = null;
+  for (const line of markdown.split('\n')) {
+    const f = /^\s*(```|~~~)/.exec(line);
+    if (f) {
+      fence = fence === null ? f[1]! : fence === f[1] ? null : fence;
+      continue;
+    }
+    if (fence) continue;
+    const m = /^(#{2,6})\s+(.+?)\s*#*\s*$/.exec(line);
+    if (m) {
+      const text = m[2]!.replace(/[`*_]/g, '');
+      headings.push({ depth: m[1]!.length, slug: slugger.slug(text), text });
+    }
+  }
+  return headings;
+}
+
+/** A page's twin with what the build manifest records about it: its hash and headings. */
+export interface PageTwin {
+  /** What the page's `.md` URL serves, byte for byte. */
+  markdown: string;
+  /** `sha256-<hex>` of the twin's bytes. */
+  hash: string;
+  headings: Heading[];
+}
+
+export function pageTwin(input: TwinInput): PageTwin {
+  const markdown = markdownTwin(input);
+  return { markdown, hash: `sha256-${sha256(markdown)}`, headings: headingsOf(markdown) };
 }

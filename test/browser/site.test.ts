@@ -9,20 +9,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startStaticServer } from '../helpers/static-server.ts';
 import { requireBinary, startGateway } from '../helpers/gateway.ts';
+import { readManifest, type ManifestPage } from '../helpers/manifest.ts';
 import { auditContrast } from './contrast.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
-
-interface ManifestPage {
-  path: string;
-  title: string;
-  type: string;
-  section: string;
-  md: string;
-}
 
 // Missing chromium: a loud skip on a laptop, a failure in CI (requireBinary throws there).
 const haveChromium = requireBinary(chromiumPath, 'Debian chromium (apt-get install -y chromium)');
@@ -37,7 +30,7 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
   beforeAll(async () => {
     const distDir = inject('distDir');
     siteDir = join(distDir, 'site');
-    pages = (JSON.parse(readFileSync(join(siteDir, 'build-manifest.json'), 'utf8')) as { pages: ManifestPage[] }).pages;
+    pages = readManifest(distDir).pages;
     mkdirSync(artifacts, { recursive: true });
 
     // Prefer the real gateway; the UI is what is under test here, so when the

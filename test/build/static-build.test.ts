@@ -2,26 +2,16 @@
 // content-type map, checked on the fixture build.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { problemCatalogue } from '../../gateway/contract/problems.ts';
 import { contentTypeFor } from '../../gateway/static/content-types.ts';
 import { fixtureSiteUrl } from '../helpers/fixture.ts';
+import { fixtureBuild } from '../helpers/manifest.ts';
 
-const distDir = inject('distDir');
+const { distDir, manifest } = fixtureBuild();
 const site = join(distDir, 'site');
 const read = (p: string) => readFileSync(join(site, p), 'utf8');
 const json = (p: string) => JSON.parse(read(p));
-
-interface ManifestPage {
-  path: string;
-  title: string;
-  description: string;
-  type: string;
-  section: string;
-  md: string;
-  hash: string;
-}
-const manifest = json('build-manifest.json') as { buildId: string; site: { url: string }; pages: ManifestPage[] };
 
 describe('pages', () => {
   it('has at least 30 pages of every content type', () => {

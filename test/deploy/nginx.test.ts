@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nginxSite } from '../../src/integration/nginx-site.ts';
 import { freePort, requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
+import { readManifest } from '../helpers/manifest.ts';
 
 const nginxBin = '/usr/sbin/nginx';
 const hasNginx = requireBinary(nginxBin, 'nginx');
@@ -61,7 +62,7 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
     await gateway?.stop();
   });
 
-  const manifest = () => JSON.parse(readFileSync(join(distDir, 'site', 'build-manifest.json'), 'utf8')) as { pages: { path: string; md: string }[] };
+  const manifest = () => readManifest(distDir);
 
   it('serves pages at their extensionless URL and 404.html for unknown ones', async () => {
     const page = manifest().pages[0]!;

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AnswerOptions, AnswerSource } from '../../gateway/engine/answer.ts';
 import { LlmUnavailableError, answer, citedSources, sourceText } from '../../gateway/engine/answer.ts';
 import { createLlmClient } from '../../gateway/engine/llm.ts';
-import type { FakeOpenAi } from './openai-fake.ts';
-import { closedPort, startFakeOpenAi, streamPieces } from './openai-fake.ts';
+import { closedPort, streamPieces, useFakeOpenAi } from './openai-fake.ts';
 
 const sources: AnswerSource[] = [
   {
@@ -109,16 +108,7 @@ describe('extractive answerer', () => {
 });
 
 describe('model answers (loopback OpenAI-compatible server)', () => {
-  let fake: FakeOpenAi;
-  beforeAll(async () => {
-    fake = await startFakeOpenAi();
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
+  const fake = useFakeOpenAi();
   const llm = () => createLlmClient({ baseUrl: fake.baseUrl, model: 'm', connectTimeoutMs: 500, totalTimeoutMs: 3000, retries: 1 });
 
   it('streams the model text as it arrives, grounded in the numbered sources, and cites them', async () => {

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LlmConfig } from '../../gateway/engine/llm.ts';
 import { LlmUnavailableError, backoffMs, chatCompletionsUrl, createLlmClient } from '../../gateway/engine/llm.ts';
-import type { FakeOpenAi } from './openai-fake.ts';
-import { closedPort, sleep, startFakeOpenAi, streamPieces } from './openai-fake.ts';
+import { closedPort, sleep, streamPieces, useFakeOpenAi } from './openai-fake.ts';
 
-let fake: FakeOpenAi;
+const fake = useFakeOpenAi();
 const cfg = (over: Partial<LlmConfig> = {}): LlmConfig => ({ baseUrl: fake.baseUrl, model: 'test-model', connectTimeoutMs: 1000, totalTimeoutMs: 5000, retries: 2, ...over });
 const messages = [{ role: 'user' as const, content: 'Hello?' }];
 
@@ -22,16 +21,6 @@ async function failure(p: Promise<unknown>): Promise<LlmUnavailableError> {
   expect(err).toBeInstanceOf(LlmUnavailableError);
   return err as LlmUnavailableError;
 }
-
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.requests.length = 0;
-});
 
 describe('createLlmClient', () => {
   it('builds the chat completions url', () => {

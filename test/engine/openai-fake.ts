@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface Recorded { method: string; url: string; headers: IncomingMessage['headers']; body: any }
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: any, n: number) => void | Promise<void>;
@@ -55,6 +56,21 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A fake for the enclosing suite (or file): started before its tests, its record emptied before each, closed after. */
+export function useFakeOpenAi(): FakeOpenAi {
+  const fake = {} as FakeOpenAi;
+  beforeAll(async () => {
+    Object.assign(fake, await startFakeOpenAi());
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+  beforeEach(() => {
+    fake.requests.length = 0;
+  });
+  return fake;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

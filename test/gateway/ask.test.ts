@@ -1,20 +1,14 @@
 // GET|POST /ask on the real gateway: JSON and SSE, every input form, every 4xx, the
 // model backend (working, failing, slow) and a client that disconnects.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskCompleteEvent, AskResponse, AskResultEvent, AskStartEvent, NlwebResult, API_VERSION } from '../../gateway/contract/docs-api.ts';
 import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
+import { fixtureBuild } from '../helpers/manifest.ts';
 import { FAKE_ANSWER, startFakeLlm, type FakeLlm } from './fake-llm.ts';
-import { expectApiHeaders, expectProblem, expectValid, readManifest, readSse, roomyEnv, type SseEvent } from './helpers.ts';
+import { expectApiHeaders, expectProblem, expectValid, readSse, roomyEnv, useGateway, type SseEvent } from './helpers.ts';
 
-const distDir = inject('distDir');
-const manifest = readManifest(distDir);
-const site = manifest.site.url;
-let gw: RunningGateway;
-
-beforeAll(async () => {
-  gw = await startGateway(distDir, roomyEnv);
-});
-afterAll(() => gw?.stop());
+const { distDir, manifest, site } = fixtureBuild();
+const gw = useGateway(distDir);
 
 const ask = (base: string, qs: string, init?: RequestInit) => fetch(`${base}/ask${qs ? `?${qs}` : ''}`, init);
 const postJson = (base: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -2,20 +2,13 @@
 // twins, per-path failures (traversal attempts included), the async round trip,
 // tampered job ids and every 4xx.
 import { deflateRawSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BatchMarkdownResponse, JobAccepted, JobStatus } from '../../gateway/contract/docs-api.ts';
-import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
-import { expectApiHeaders, expectProblem, expectValid, readManifest, readSiteFile, roomyEnv } from './helpers.ts';
+import { fixtureBuild, readSiteFile } from '../helpers/manifest.ts';
+import { expectApiHeaders, expectProblem, expectValid, useGateway } from './helpers.ts';
 
-const distDir = inject('distDir');
-const manifest = readManifest(distDir);
-const site = manifest.site.url;
-let gw: RunningGateway;
-
-beforeAll(async () => {
-  gw = await startGateway(distDir, roomyEnv);
-});
-afterAll(() => gw?.stop());
+const { distDir, manifest, site } = fixtureBuild();
+const gw = useGateway(distDir);
 
 const batch = (body: unknown, opts: { qs?: string; headers?: Record<string, string>; path?: string } = {}) =>
   fetch(`${gw.url}${opts.path ?? '/api/md/batch'}${opts.qs ?? ''}`, {

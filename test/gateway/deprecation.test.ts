@@ -1,13 +1,12 @@
 // The deprecation registry (DEPRECATIONS) on the real gateway: headers while an
 // endpoint is deprecated, 410 after its Sunset, and the startup check.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
+import { describe, expect, it } from 'vitest';
+import { startGateway } from '../helpers/gateway.ts';
+import { fixtureBuild } from '../helpers/manifest.ts';
 import { runToExit } from './process.ts';
-import { POLICY_LINK, expectApiHeaders, expectProblem, parseLinks, readManifest, roomyEnv } from './helpers.ts';
+import { POLICY_LINK, expectApiHeaders, expectProblem, parseLinks, roomyEnv, useGateway } from './helpers.ts';
 
-const distDir = inject('distDir');
-const manifest = readManifest(distDir);
-const site = manifest.site.url;
+const { distDir, manifest, site } = fixtureBuild();
 const DAY = 86_400_000;
 const now = Date.now();
 // IMF-fixdates at whole seconds, as the headers carry them.
@@ -19,11 +18,7 @@ const active = { endpoint: '/api/search', deprecation: imf(now - 30 * DAY), suns
 const retired = { path: '/api/md/batch', deprecation: iso(now - 400 * DAY), sunset: iso(now - 10 * DAY), replacement: '/api/v2/md/batch', link: 'https://migrate.example/batch' };
 const aliasOnly = { endpoint: '/api/v1/health', deprecation: imf(now - DAY), sunset: imf(now + 200 * DAY), replacement: '/api/v2/health' };
 
-let gw: RunningGateway;
-beforeAll(async () => {
-  gw = await startGateway(distDir, { ...roomyEnv, DEPRECATIONS: JSON.stringify([active, retired, aliasOnly]) });
-});
-afterAll(() => gw?.stop());
+const gw = useGateway(distDir, { ...roomyEnv, DEPRECATIONS: JSON.stringify([active, retired, aliasOnly]) });
 
 describe('a deprecated endpoint', () => {
   it('carries Deprecation, Sunset and the migration links, on the alias too', async () => {

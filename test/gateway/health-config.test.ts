@@ -2,17 +2,16 @@
 // and the configuration check at startup.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION, Health } from '../../gateway/contract/docs-api.ts';
 import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { loadConfig } from '../../gateway/config.ts';
 import { clientIp, parseTrustProxy } from '../../gateway/limits/client-ip.ts';
 import { runToExit } from './process.ts';
-import { copyDist, expectApiHeaders, expectProblem, expectValid, readManifest, roomyEnv } from './helpers.ts';
+import { fixtureBuild } from '../helpers/manifest.ts';
+import { copyDist, expectApiHeaders, expectProblem, expectValid, roomyEnv } from './helpers.ts';
 
-const distDir = inject('distDir');
-const manifest = readManifest(distDir);
-const site = manifest.site.url;
+const { distDir, manifest, site } = fixtureBuild();
 const copies: string[] = [];
 const gateways: RunningGateway[] = [];
 

@@ -1,36 +1,15 @@
-// Shared by the docs gateway tests: the fixture manifest, raw HTTP for paths fetch()
+// Shared by the docs gateway tests: a gateway per suite, raw HTTP for paths fetch()
 // would normalize, SSE parsing, and checks of the headers every response carries.
-import { readFileSync, cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParser } from 'eventsource-parser';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { z } from 'zod';
 import { Problem } from '../../gateway/contract/docs-api.ts';
 import { problemCatalogue, type ProblemSlug } from '../../gateway/contract/problems.ts';
-
-export interface ManifestPage {
-  path: string;
-  title: string;
-  description: string;
-  type: string;
-  section: string;
-  md: string;
-}
-export interface Manifest {
-  buildId: string;
-  site: { url: string; name: string };
-  pages: ManifestPage[];
-}
-
-export function readManifest(distDir: string): Manifest {
-  return JSON.parse(readFileSync(join(distDir, 'site', 'build-manifest.json'), 'utf8')) as Manifest;
-}
-
-export function readSiteFile(distDir: string, relative: string): string {
-  return readFileSync(join(distDir, 'site', relative), 'utf8');
-}
+import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
 
 /** A private copy of a build (for tests that break it). */
 export function copyDist(distDir: string): string {
@@ -41,6 +20,16 @@ export function copyDist(distDir: string): string {
 
 /** Env most gateway tests use: a budget they never hit, one search worker (two cores). */
 export const roomyEnv = { RATE_LIMIT_MAX: '100000', SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' };
+
+/** A gateway for the enclosing suite (or file): started before its tests, stopped after; its fields are set once started. */
+export function useGateway(distDir: string, env: Record<string, string> = roomyEnv): RunningGateway {
+  const gw = {} as RunningGateway;
+  beforeAll(async () => {
+    Object.assign(gw, await startGateway(distDir, env));
+  });
+  afterAll(() => gw.stop?.());
+  return gw;
+}
 
 /** Parses a body against a contract schema and fails with the zod issues. */
 export function expectValid<T extends z.ZodType>(schema: T, data: unknown): z.infer<T> {

@@ -2,22 +2,15 @@
 // called, pages as resources, a missing page as a tool error, GET 405.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskResponse, BatchMarkdownResponse } from '../../gateway/contract/docs-api.ts';
 import { McpFetchOutput, McpSearchOutput, mcpTools } from '../../gateway/contract/mcp.ts';
-import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
-import { expectApiHeaders, expectProblem, expectValid, readManifest, readSiteFile, roomyEnv } from './helpers.ts';
+import { fixtureBuild, readSiteFile } from '../helpers/manifest.ts';
+import { expectApiHeaders, expectProblem, expectValid, useGateway } from './helpers.ts';
 
-const distDir = inject('distDir');
-const manifest = readManifest(distDir);
-const site = manifest.site.url;
+const { distDir, manifest, site } = fixtureBuild();
 const page = manifest.pages[0]!;
-let gw: RunningGateway;
-
-beforeAll(async () => {
-  gw = await startGateway(distDir, roomyEnv);
-});
-afterAll(() => gw?.stop());
+const gw = useGateway(distDir);
 
 async function connect(path = '/api/mcp'): Promise<Client> {
   const client = new Client({ name: 'docs-test', version: '1.0.0' });

@@ -1,13 +1,11 @@
 // Rate limits on the real gateway: one budget per client IP and endpoint, the
 // /api/v1 alias sharing its endpoint's budget, 429 with Retry-After, headers on
 // every response, X-Forwarded-For only per TRUST_PROXY, and the real default of 120.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
-import { expectProblem, expectRateLimitHeaders, readManifest } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fixtureBuild } from '../helpers/manifest.ts';
+import { expectProblem, expectRateLimitHeaders, useGateway } from './helpers.ts';
 
-const distDir = inject('distDir');
-const manifest = readManifest(distDir);
-const site = manifest.site.url;
+const { distDir, manifest, site } = fixtureBuild();
 const page = manifest.pages[0]!;
 const MAX = 5;
 
@@ -24,11 +22,7 @@ async function spend(url: string, n: number, init?: RequestInit): Promise<Respon
 }
 
 describe(`RATE_LIMIT_MAX=${MAX}`, () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway(distDir, env());
-  });
-  afterAll(() => gw?.stop());
+  const gw = useGateway(distDir, env());
 
   it('counts down per endpoint, then answers 429 with an integer Retry-After', async () => {
     const url = `${gw.url}/api/search?query=install`;
@@ -101,11 +95,7 @@ describe(`RATE_LIMIT_MAX=${MAX}`, () => {
 });
 
 describe('every endpoint', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway(distDir, env());
-  });
-  afterAll(() => gw?.stop());
+  const gw = useGateway(distDir, env());
 
   const json = (body: unknown, extra: Record<string, string> = {}): RequestInit => ({
     method: 'POST',
@@ -142,11 +132,7 @@ describe('every endpoint', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway(distDir, env({ TRUST_PROXY: '1' }));
-  });
-  afterAll(() => gw?.stop());
+  const gw = useGateway(distDir, env({ TRUST_PROXY: '1' }));
 
   it('with 1 trusted hop, the right-most X-Forwarded-For address is the client', async () => {
     const url = `${gw.url}/api/health`;
@@ -161,11 +147,7 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('defaults', () => {
-  let gw: RunningGateway;
-  beforeAll(async () => {
-    gw = await startGateway(distDir, { SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' });
-  });
-  afterAll(() => gw?.stop());
+  const gw = useGateway(distDir, { SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' });
 
   it('allows 120 requests per 60 s per endpoint, the 121st is 429', async () => {
     const url = `${gw.url}/api/openapi`;

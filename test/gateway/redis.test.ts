@@ -2,13 +2,13 @@
 // client and endpoint. Without redis-server: a loud skip locally, a failure in CI.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
-import { expectProblem, expectRateLimitHeaders, readManifest } from './helpers.ts';
+import { fixtureBuild } from '../helpers/manifest.ts';
+import { expectProblem, expectRateLimitHeaders } from './helpers.ts';
 
 const REDIS_BIN = '/usr/bin/redis-server';
-const distDir = inject('distDir');
-const site = readManifest(distDir).site.url;
+const { distDir, site } = fixtureBuild();
 const MAX = 6;
 const haveRedis = requireBinary(REDIS_BIN, 'redis-server');
 

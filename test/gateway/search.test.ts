@@ -1,21 +1,12 @@
 // GET /api/search on the real gateway: results, headers, pagination walks, tags,
 // cursor errors and every 400.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SearchResults } from '../../gateway/contract/docs-api.ts';
-import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
-import { expectApiHeaders, expectProblem, expectValid, parseLinks, readManifest, roomyEnv, type Manifest } from './helpers.ts';
+import { fixtureBuild } from '../helpers/manifest.ts';
+import { expectApiHeaders, expectProblem, expectValid, parseLinks, useGateway } from './helpers.ts';
 
-const distDir = inject('distDir');
-let gw: RunningGateway;
-let manifest: Manifest;
-let site: string;
-
-beforeAll(async () => {
-  manifest = readManifest(distDir);
-  site = manifest.site.url;
-  gw = await startGateway(distDir, roomyEnv);
-});
-afterAll(() => gw?.stop());
+const { distDir, manifest, site } = fixtureBuild();
+const gw = useGateway(distDir);
 
 const search = (qs: string, init?: RequestInit) => fetch(`${gw.url}/api/search?${qs}`, init);
 

@@ -1,22 +1,15 @@
 // The build tree served by the gateway: content types, `/x` → x.html, Markdown
 // negotiation, discovery files (with rate-limit and CORS headers), 404s for
 // browsers and agents, traversal attempts, unknown /api paths, CORS preflights.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OAuthProtectedResource, Problem } from '../../gateway/contract/docs-api.ts';
 import { contentTypeFor } from '../../gateway/static/content-types.ts';
-import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
-import { expectApiHeaders, expectProblem, expectRateLimitHeaders, expectValid, rawRequest, readManifest, readSiteFile, roomyEnv } from './helpers.ts';
+import { fixtureBuild, readSiteFile } from '../helpers/manifest.ts';
+import { expectApiHeaders, expectProblem, expectRateLimitHeaders, expectValid, rawRequest, useGateway } from './helpers.ts';
 
-const distDir = inject('distDir');
-const manifest = readManifest(distDir);
-const site = manifest.site.url;
+const { distDir, manifest, site } = fixtureBuild();
 const page = manifest.pages[0]!;
-let gw: RunningGateway;
-
-beforeAll(async () => {
-  gw = await startGateway(distDir, roomyEnv);
-});
-afterAll(() => gw?.stop());
+const gw = useGateway(distDir);
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${gw.url}${path}`, { headers });
 

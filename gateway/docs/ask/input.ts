@@ -3,7 +3,8 @@
 // mode > prefer.mode, streaming > prefer.streaming (> Accept, decided by the route).
 import type { H3Event } from 'h3';
 import { AskRequest, askModes, type AskMode } from '../../contract/docs-api.ts';
-import { isJsonType, mediaType, parseJson, readLimitedText } from '../body.ts';
+import { isJsonType } from '../../http/media-type.ts';
+import { mediaType, parseJson, readLimitedText } from '../body.ts';
 import { booleanParam, enumParam, param } from '../params.ts';
 import { MISSING_QUERY, ProblemError } from '../problem.ts';
 

@@ -1,16 +1,11 @@
 // The read API and the discovery files are public: any origin may read them, and
 // preflights are answered here without reaching a route.
 import type { Middleware } from 'h3';
+import { rateLimitHeaderNames } from '../../contract/docs-api.ts';
 import { allowHeader, state } from '../request-state.ts';
 
 const exposed = [
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'RateLimit-Policy',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
+  ...rateLimitHeaderNames,
   'Retry-After',
   'X-Total-Count',
   'X-Next-Cursor',

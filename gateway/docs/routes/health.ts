@@ -3,7 +3,7 @@
 import type { H3Event } from 'h3';
 import { API_VERSION, type HealthT } from '../../contract/docs-api.ts';
 import { requireMethod } from '../methods.ts';
-import { ProblemError, jsonResponse } from '../problem.ts';
+import { ProblemError } from '../problem.ts';
 import type { DocsRuntime } from '../runtime.ts';
 
 export function healthRoute(rt: DocsRuntime) {

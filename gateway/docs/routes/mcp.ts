@@ -4,7 +4,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { H3Event } from 'h3';
 import type { ProblemSlug } from '../../contract/problems.ts';
-import { isJsonType, mediaType, readLimitedText } from '../body.ts';
+import { isJsonType } from '../../http/media-type.ts';
+import { mediaType, readLimitedText } from '../body.ts';
 import { createMcpServer } from '../mcp.ts';
 import { requireMethod } from '../methods.ts';
 import { ProblemError, slugForStatus } from '../problem.ts';

@@ -2,7 +2,8 @@
 // order; with `Prefer: respond-async` or `?async=1` a stateless job to poll instead.
 import type { H3Event } from 'h3';
 import { BatchMarkdownRequest, type JobAcceptedT } from '../../contract/docs-api.ts';
-import { isJsonType, mediaType, parseJson, readLimitedText } from '../body.ts';
+import { isJsonType } from '../../http/media-type.ts';
+import { mediaType, parseJson, readLimitedText } from '../body.ts';
 import { encodeJobId } from '../job-id.ts';
 import { requireMethod } from '../methods.ts';
 import { checkIdempotencyKey } from '../middleware/idempotency.ts';

@@ -1,6 +1,5 @@
 // Agent-facing documents of the assistant site, each generated from one place so
 // that the copies (HTML page and Markdown twin, SKILL.md and its digest) never drift.
-import { createHash } from 'node:crypto';
 import {
   ASK_PATH,
   ASSISTANT_API_VERSION,
@@ -14,21 +13,14 @@ import {
   errorStatus,
   mcpAskTool,
 } from '../../../../gateway/contract/assistant-api.ts';
+import { sha256 } from '../../../lib/markdown-twin.ts';
 import { assistantAbsolute, type PortfolioModel } from './portfolio.ts';
 
 export const SKILL_NAME = 'ask-the-portfolio';
 export const SKILL_PATH = `/.well-known/agent-skills/${SKILL_NAME}/SKILL.md`;
 export const AGENT_SKILLS_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 const abs = assistantAbsolute;
-
-export function authPath(): string {
-  return '/auth';
-}
 
 /** The auth description page as Markdown: served at /auth.md and rendered into /auth. */
 export function authMarkdown(model: PortfolioModel): string {
@@ -181,7 +173,7 @@ export function agentSkillsIndex(model: PortfolioModel): unknown {
         type: 'skill-md',
         description: `Ask questions about ${model.home.title} and their work; answers are grounded in this site's pages and cite them.`,
         url: abs(SKILL_PATH),
-        digest: `sha256:${sha256Hex(skillMarkdown(model))}`,
+        digest: `sha256:${sha256(skillMarkdown(model))}`,
       },
     ],
   };

@@ -6,11 +6,10 @@
 // where it is served at the root of its own origin: every link inside it is
 // root-relative to that origin (`/about`), and absolute URLs use ASSISTANT_SITE_URL.
 import { getCollection, type CollectionEntry } from 'astro:content';
-import { headingsOf, type Heading } from '../../../lib/docs.ts';
-import { markdownTwin, sha256 } from '../../../lib/markdown-twin.ts';
+import { pageTwin, type PageTwin } from '../../../lib/markdown-twin.ts';
 import { loadSiteConfig } from '../../../lib/site-config.ts';
 
-export interface PortfolioPage {
+export interface PortfolioPage extends PageTwin {
   entry?: CollectionEntry<'portfolio'>;
   /** `index`, `about`, … */
   slug: string;
@@ -19,10 +18,6 @@ export interface PortfolioPage {
   title: string;
   description: string;
   order: number;
-  /** The Markdown twin: what `<path>.md` (or `/index.md`) serves, byte for byte. */
-  markdown: string;
-  hash: string;
-  headings: Heading[];
 }
 
 export interface PortfolioModel {
@@ -60,12 +55,6 @@ async function buildModel(): Promise<PortfolioModel> {
     const file = entry.filePath ?? entry.id;
     if (!slugPattern.test(slug)) throw new Error(`${file}: "${slug}" is not a valid page name (use lower-case letters, digits and hyphens)`);
     if (reservedSlugs.has(slug)) throw new Error(`${file}: "${slug}" is reserved by the assistant site; rename the file`);
-    const markdown = markdownTwin({
-      title: entry.data.title,
-      description: entry.data.description,
-      body: entry.body ?? '',
-      isMdx: file.endsWith('.mdx'),
-    });
     return {
       entry,
       slug,
@@ -73,9 +62,7 @@ async function buildModel(): Promise<PortfolioModel> {
       title: entry.data.title,
       description: entry.data.description ?? '',
       order: entry.data.order ?? Number.MAX_SAFE_INTEGER,
-      markdown,
-      hash: `sha256-${sha256(markdown)}`,
-      headings: headingsOf(markdown),
+      ...pageTwin({ title: entry.data.title, description: entry.data.description, body: entry.body ?? '', isMdx: file.endsWith('.mdx') }),
     };
   });
   pages.sort((a, b) => a.order - b.order || a.title.localeCompare(b.title) || a.slug.localeCompare(b.slug));
@@ -85,8 +72,7 @@ async function buildModel(): Promise<PortfolioModel> {
     // No content/portfolio/index.md: a generated home page that lists the others.
     const description = `${config.assistantName}: ask the assistant about the pages of this site.`;
     const body = pages.map((p) => `- [${p.title}](${p.path})${p.description ? `: ${p.description}` : ''}`).join('\n');
-    const markdown = markdownTwin({ title: config.assistantName, description, body, isMdx: false });
-    home = { slug: 'index', path: '/', title: config.assistantName, description, order: -1, markdown, hash: `sha256-${sha256(markdown)}`, headings: [] };
+    home = { slug: 'index', path: '/', title: config.assistantName, description, order: -1, ...pageTwin({ title: config.assistantName, description, body, isMdx: false }) };
   }
   const rest = pages.filter((p) => p !== home);
   return {
