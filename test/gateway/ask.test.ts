@@ -6,6 +6,7 @@ import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { fixtureBuild } from '../helpers/manifest.ts';
 import { FAKE_ANSWER, startFakeLlm, type FakeLlm } from './fake-llm.ts';
 import { expectApiHeaders, expectProblem, expectValid, readSse, roomyEnv, useGateway, type SseEvent } from './helpers.ts';
+import { postChunked } from '../helpers/raw-http.ts';
 
 const { distDir, manifest, site } = fixtureBuild();
 const gw = useGateway(distDir);
@@ -195,13 +196,8 @@ describe('POST /ask', () => {
   it('413 for a body over the limit, announced or chunked', async () => {
     const big = JSON.stringify({ query: 'x'.repeat(70_000) });
     await expectProblem(await fetch(`${gw.url}/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }), 'payload-too-large', site, '/ask');
-    const chunked = new ReadableStream({
-      start(c) {
-        for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode('x'.repeat(5000)));
-        c.close();
-      },
-    });
-    const res = await fetch(`${gw.url}/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
+    const chunks = Array.from({ length: 20 }, () => new TextEncoder().encode('x'.repeat(5000)));
+    const res = await postChunked(gw.url, '/ask', { 'content-type': 'application/json' }, chunks);
     await expectProblem(res, 'payload-too-large', site, '/ask');
   });
 });
