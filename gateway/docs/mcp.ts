@@ -119,5 +119,8 @@ export function createMcpServer(rt: DocsRuntime): McpServer {
     },
   );
 
+  // Stateless: the lists never change within a session, as the server card says; the SDK
+  // announces listChanged: true when tools are registered, so restate it before connecting.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { subscribe: false, listChanged: false } });
   return server;
 }

@@ -74,6 +74,20 @@ export interface Heading {
 }
 
 /** Headings of the twin (outside code fences), slugged as Astro slugs them. */
+const inlineParser = unified().use(remarkParse);
+
+/** The text a reader sees of inline Markdown (`TRUST_PROXY`, **bold**, [link](x)), as Astro slugs it. */
+function inlineText(source: string): string {
+  const parts: string[] = [];
+  const walk = (node: { type: string; value?: string; children?: unknown[] }) => {
+    if ((node.type === 'text' || node.type === 'inlineCode') && node.value) parts.push(node.value);
+    for (const child of node.children ?? []) walk(child as typeof node);
+  };
+  // Parsed as a heading, so "1. Step" stays text instead of becoming a list.
+  walk(inlineParser.parse(`# ${source}`) as never);
+  return parts.join('');
+}
+
 function headingsOf(markdown: string): Heading[] {
   const slugger = new GithubSlugger();
   const headings: Heading[] = [];
@@ -87,7 +101,7 @@ function headingsOf(markdown: string): Heading[] {
     if (fence) continue;
     const m = /^(#{2,6})\s+(.+?)\s*#*\s*$/.exec(line);
     if (m) {
-      const text = m[2]!.replace(/[`*_]/g, '');
+      const text = inlineText(m[2]!);
       headings.push({ depth: m[1]!.length, slug: slugger.slug(text), text });
     }
   }

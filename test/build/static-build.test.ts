@@ -37,6 +37,19 @@ describe('pages', () => {
     }
   });
 
+  it('records heading ids in the manifest exactly as the HTML carries them', () => {
+    let checked = 0;
+    for (const page of manifest.pages) {
+      const html = read(`${page.path.slice(1)}.html`);
+      for (const h of page.headings) {
+        expect(html, `${page.path}#${h.slug}`).toContain(`id="${h.slug}"`);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    expect(manifest.pages.flatMap((p) => p.headings).some((h) => h.slug.includes('_'))).toBe(true);
+  });
+
   it('puts skills, agents, hooks and compositions in sections of their own', () => {
     for (const [type, section] of [['skill', 'skills'], ['agent', 'agents'], ['hook', 'hooks'], ['composition', 'compositions']]) {
       const pages = manifest.pages.filter((p) => p.type === type);

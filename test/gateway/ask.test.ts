@@ -217,12 +217,17 @@ describe('/ask as Server-Sent Events', () => {
     expect(s.complete._meta.answer_backend).toBeUndefined();
   });
 
-  it('streams when the client accepts text/event-stream, unless streaming=false', async () => {
+  it('streams when any one of streaming=true, prefer.streaming or Accept asks for it', async () => {
     const res = await ask(gw.url, 'q=mcp', { headers: { accept: 'text/event-stream' } });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     checkStream(await readSse(res), 'list');
-    const json = await ask(gw.url, 'q=mcp&streaming=false', { headers: { accept: 'text/event-stream' } });
-    await askJson(json);
+    const accepted = await ask(gw.url, 'q=mcp&streaming=false', { headers: { accept: 'text/event-stream' } });
+    expect(accepted.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    checkStream(await readSse(accepted), 'list');
+    const preferred = await postJson(gw.url, { query: 'mcp', streaming: false, prefer: { streaming: true } });
+    expect(preferred.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    checkStream(await readSse(preferred), 'list');
+    await askJson(await ask(gw.url, 'q=mcp&streaming=false'));
   });
 
   it('streams for POST with streaming: true, prefer.streaming: true or Accept', async () => {

@@ -45,6 +45,9 @@ describe('MCP over Streamable HTTP', () => {
       expect(t.outputSchema).toBeDefined();
     }
     expect(client.getServerVersion()?.version).toBe('10.0.0-alpha.47');
+    // What initialize announces matches the server card: nothing ever changes in a stateless server.
+    expect(client.getServerCapabilities()?.tools?.listChanged).toBe(false);
+    expect(client.getServerCapabilities()?.resources?.listChanged).toBe(false);
   });
 
   it('search: hits with ids that fetch accepts, and a cursor', async () => {

@@ -19,7 +19,7 @@ describe('pages and twins', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('vary')).toMatch(/Accept/);
-    expect(res.headers.get('link')).toBe(`<${page.path}.md>; rel="alternate"; type="text/markdown"`);
+    expect(res.headers.get('link')).toBe(`<${page.path}.md>; rel="alternate"; type="text/markdown", </api-policy.md>; rel="deprecation"`);
     expect(await res.text()).toBe(readSiteFile(distDir, `${page.path.slice(1)}.html`));
     expectRateLimitHeaders(res.headers);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -53,6 +53,20 @@ describe('pages and twins', () => {
     const again = await get(`${page.path}.md`, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expectRateLimitHeaders(again.headers);
+    // A list, a weak tag and `*` match too (RFC 9110 §13.1.2); another tag does not.
+    const strong = etag.replace(/^W\//, '');
+    for (const inm of [`"other", ${etag}`, strong, `W/${strong}`, '*']) expect((await get(`${page.path}.md`, { 'if-none-match': inm })).status, inm).toBe(304);
+    const changed = await get(`${page.path}.md`, { 'if-none-match': '"other"' });
+    expect(changed.status).toBe(200);
+    await changed.arrayBuffer();
+  });
+
+  it('advertises the versioning policy on discovery files too', async () => {
+    for (const path of ['/llms.txt', '/openapi.json', '/.well-known/api-catalog']) {
+      const res = await get(path);
+      expect(res.headers.get('link'), path).toContain('</api-policy.md>; rel="deprecation"');
+      await res.arrayBuffer();
+    }
   });
 
   it('serves the home page, /docs and section indexes', async () => {

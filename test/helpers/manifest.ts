@@ -12,6 +12,7 @@ export interface ManifestPage {
   section: string;
   md: string;
   hash: string;
+  headings: { depth: number; slug: string; text: string }[];
 }
 export interface Manifest {
   buildId: string;

@@ -51,6 +51,9 @@ function createServer(ctx: AssistantContext, signal: AbortSignal): McpServer {
       }
     },
   );
+  // Stateless: the lists never change within a session, as the server card says; the SDK
+  // announces listChanged: true when tools are registered, so restate it before connecting.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 

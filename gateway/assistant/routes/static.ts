@@ -6,6 +6,7 @@ import { prefersMarkdown } from '../../static/negotiate.ts';
 import type { SiteFile } from '../../static/files.ts';
 import type { AssistantContext } from '../context.ts';
 import { AssistantError } from '../errors.ts';
+import { notModified } from '../../http/conditional.ts';
 
 const ALLOW = ['GET', 'HEAD', 'OPTIONS'];
 
@@ -41,8 +42,7 @@ export function staticHandler(ctx: AssistantContext) {
     if (isPublicData(file.urlPath)) headers['Access-Control-Allow-Origin'] = '*';
     if (file.urlPath.endsWith('.md') && pathname.endsWith('.md')) headers.Link = `<${ctx.siteUrl}${pathname.replace(/\.md$/, '').replace(/^\/index$/, '/')}>; rel="canonical"`;
 
-    const inm = req.headers.get('if-none-match');
-    if (inm && inm.split(',').some((t) => t.trim() === file.etag)) return new Response(null, { status: 304, headers });
+    if (notModified(req.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
     if (req.method === 'HEAD') return new Response(null, { status: 200, headers: { ...headers, 'Content-Length': String(file.size) } });
     const body = await ctx.files.read(file);
     headers['Content-Length'] = String(body.length);

@@ -1,6 +1,7 @@
 // The question of GET/POST /ask, from the query string, a JSON body (plain or the
 // NLWeb structured form) or a form body. Precedence: query > q > question,
-// mode > prefer.mode, streaming > prefer.streaming (> Accept, decided by the route).
+// mode > prefer.mode. Streaming is requested by any one of streaming=true,
+// prefer.streaming=true or Accept: text/event-stream (the last decided by the route).
 import type { H3Event } from 'h3';
 import { AskRequest, askModes, type AskMode } from '../../contract/docs-api.ts';
 import { isJsonType } from '../../http/media-type.ts';
@@ -11,8 +12,8 @@ import { MISSING_QUERY, ProblemError } from '../problem.ts';
 export interface AskInput {
   query: string;
   mode: AskMode;
-  /** Explicitly requested or refused streaming; undefined leaves it to Accept. */
-  streaming?: boolean;
+  /** True when the request asked for streaming; Accept can still ask for it. */
+  streaming: boolean;
 }
 
 function firstNonEmpty(...values: (string | undefined)[]): string {
@@ -25,7 +26,10 @@ type Get = (name: string) => string | undefined;
 function fromFields(get: Get): AskInput {
   const query = firstNonEmpty(get('query'), get('query.text'), get('q'), get('question'));
   const mode = enumParam('mode', get('mode'), askModes) ?? enumParam('prefer.mode', get('prefer.mode'), askModes) ?? 'list';
-  const streaming = booleanParam('streaming', get('streaming')) ?? booleanParam('prefer.streaming', get('prefer.streaming'));
+  // Both are validated (a bad value is a 400) before either may select streaming.
+  const explicit = booleanParam('streaming', get('streaming'));
+  const preferred = booleanParam('prefer.streaming', get('prefer.streaming'));
+  const streaming = explicit === true || preferred === true;
   return { query, mode, streaming };
 }
 
@@ -65,7 +69,7 @@ function fromJson(data: unknown): AskInput {
   }
   const r = parsed.data;
   const query = firstNonEmpty(typeof r.query === 'string' ? r.query : r.query?.text, r.q, r.question);
-  return { query, mode: r.mode ?? r.prefer?.mode ?? 'list', streaming: r.streaming ?? r.prefer?.streaming };
+  return { query, mode: r.mode ?? r.prefer?.mode ?? 'list', streaming: r.streaming === true || r.prefer?.streaming === true };
 }
 
 export async function askInputFromBody(event: H3Event, limit: number): Promise<AskInput> {

@@ -13,8 +13,9 @@ const SOURCES = 5;
 const SOURCE_CHARS = 4000;
 
 export async function askResults(rt: DocsRuntime, query: string, signal?: AbortSignal): Promise<NlwebResultT[]> {
-  // The engine returns one hit per page; the check below only guards that promise.
-  const { hits } = await requireEngine(rt).search(query, { limit: apiLimits.askResults, signal });
+  // A question rarely has every one of its words on one page: rank pages by how many
+  // they match ('any') rather than requiring all. One hit per page; the check below guards that.
+  const { hits } = await requireEngine(rt).search(query, { limit: apiLimits.askResults, match: 'any', signal });
   const byPage = new Map<string, NlwebResultT>();
   for (const hit of hits) {
     if (byPage.has(hit.path)) continue;

@@ -48,17 +48,17 @@ function finalize(res: Response, st: RequestState): Response {
       h.set('x-ratelimit-remaining', String(remaining));
       h.set('x-ratelimit-reset', String(resetSeconds));
     }
-    if (st.meta.kind !== 'static') {
-      const links = [h.get('link'), POLICY_LINK];
-      const d = st.deprecation;
-      if (d) {
-        h.set('deprecation', d.deprecation);
-        h.set('sunset', d.sunset);
-        if (d.notes) links.push(`<${d.notes}>; rel="deprecation"`);
-        links.push(`<${d.replacement}>; rel="successor-version"`);
-      }
-      h.set('link', links.filter(Boolean).join(', '));
+    // The versioning policy is advertised on every response (spec: Versioning 5);
+    // deprecation headers only on a deprecated API endpoint.
+    const links = [h.get('link'), POLICY_LINK];
+    const d = st.meta.kind !== 'static' ? st.deprecation : undefined;
+    if (d) {
+      h.set('deprecation', d.deprecation);
+      h.set('sunset', d.sunset);
+      if (d.notes) links.push(`<${d.notes}>; rel="deprecation"`);
+      links.push(`<${d.replacement}>; rel="successor-version"`);
     }
+    h.set('link', links.filter(Boolean).join(', '));
     if (st.idempotencyKey !== undefined) h.set('idempotency-key', st.idempotencyKey);
   });
 }

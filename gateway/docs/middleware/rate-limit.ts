@@ -21,8 +21,10 @@ export function rateLimit(rt: DocsRuntime): Middleware {
     try {
       st.limit = await rt.limits.consume(`${budget(event, st.meta)}|${st.ip}`);
     } catch (err) {
-      // A broken counter store must not take the docs down: serve, and say so in the log.
+      // A broken counter store must not take the docs down: serve, say so in the log,
+      // and still send the rate-limit headers (a full budget: nothing was counted).
       console.error('[docs] rate-limit store failed:', err);
+      st.limit = { allowed: true, limit: max, remaining: max, resetSeconds: windowSeconds };
       return next();
     }
     if (!st.limit.allowed) {

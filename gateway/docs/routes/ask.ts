@@ -18,7 +18,7 @@ export function askRoute(rt: DocsRuntime) {
     const input = event.req.method === 'POST' ? await askInputFromBody(event, rt.config.bodyLimitBytes) : askInputFromQuery(event);
     requireEngine(rt);
     const signal = event.req.signal;
-    const streaming = input.streaming ?? acceptsEventStream(event.req.headers.get('accept'));
+    const streaming = input.streaming || acceptsEventStream(event.req.headers.get('accept'));
     const queryId = newQueryId();
     // Search before answering with 200, so a failing search is still a Problem.
     const results = await askResults(rt, input.query, signal);

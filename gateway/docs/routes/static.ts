@@ -2,6 +2,7 @@
 // x/index.html; `Accept: text/markdown` on a page serves its .md twin (Vary: Accept).
 // A miss is 404.html for browsers and a Problem for everyone else.
 import type { H3Event } from 'h3';
+import { notModified } from '../../http/conditional.ts';
 import type { SiteFile } from '../../static/files.ts';
 import { prefersHtml, prefersMarkdown } from '../../static/negotiate.ts';
 import { requireMethod } from '../methods.ts';
@@ -20,7 +21,7 @@ async function fileResponse(rt: DocsRuntime, event: H3Event, file: SiteFile, sta
     'cache-control': cacheControl(file.urlPath),
     ...extra,
   };
-  if (status === 200 && event.req.headers.get('if-none-match') === file.etag) return new Response(null, { status: 304, headers });
+  if (status === 200 && notModified(event.req.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
   const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
   headers['content-length'] = String(file.size);
   return new Response((body as Uint8Array<ArrayBuffer> | null), { status, headers });
