@@ -44,16 +44,17 @@ function listen(name: string, app: H3, port: number, host: string): Promise<Serv
 
 async function main(): Promise<void> {
   const config = readConfig();
+  // Both apps are created (and their settings checked) before either port opens,
+  // so a bad setting fails the start instead of leaving a half-started gateway.
   const docs = await createDocsApp(config);
-  const servers: Server[] = [await listen('docs gateway', docs.app, config.port, config.host)];
-
   let assistant: AssistantApp | undefined;
   const assistantModule = new URL('./assistant/app.ts', import.meta.url);
   if (config.assistant.enabled && existsSync(fileURLToPath(assistantModule))) {
     const { createAssistantApp } = (await import(assistantModule.href)) as { createAssistantApp: (c: GatewayConfig) => AssistantApp | Promise<AssistantApp> };
     assistant = await createAssistantApp(config);
-    servers.push(await listen('assistant', assistant, config.assistant.port, config.host));
   }
+  const servers: Server[] = [await listen('docs gateway', docs.app, config.port, config.host)];
+  if (assistant) servers.push(await listen('assistant', assistant, config.assistant.port, config.host));
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -33,6 +33,7 @@ export function rateLimitHeaders(s: RateState): Record<string, string> {
 
 export function createAssistantLimiter(opts: { max: number; windowSeconds: number; redisUrl?: string }): AssistantLimiter {
   const store = createLimitStore({ max: opts.max, windowSeconds: opts.windowSeconds, redisUrl: opts.redisUrl, prefix: 'assistant' });
+  const window = opts.windowSeconds === 60 ? 'minute' : `${opts.windowSeconds} s`;
   const seen = new Map<string, { remaining: number; resetAt: number }>();
 
   const remember = (ip: string, r: LimitResult) => {
@@ -53,7 +54,7 @@ export function createAssistantLimiter(opts: { max: number; windowSeconds: numbe
       if (!r.allowed) {
         throw new AssistantError(
           'rate_limited',
-          `Too many requests: at most ${r.limit} per minute from one IP address. Retry after ${r.resetSeconds} s.`,
+          `Too many requests: at most ${r.limit} per ${window} from one IP address. Retry after ${r.resetSeconds} s.`,
           { ...rateLimitHeaders(state), 'Retry-After': String(Math.max(1, r.resetSeconds)) },
         );
       }

@@ -124,6 +124,7 @@ describe('configuration errors stop startup with the variable named', () => {
     [{ LLM_BASE_URL: 'http://localhost:11434/v1' }, 'LLM_MODEL'],
     [{ LLM_BASE_URL: 'not a url', LLM_MODEL: 'm' }, 'LLM_BASE_URL'],
     [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+    [{ ASSISTANT_ENABLED: 'true', PORT: '0', ASSISTANT_PORT: '0', ASSISTANT_BLOCKED_PATTERNS: '["(unclosed"]' }, 'ASSISTANT_BLOCKED_PATTERNS'],
   ];
   for (const [env, name] of cases) {
     it(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} → exit 1 naming ${name}`, async () => {
@@ -131,6 +132,8 @@ describe('configuration errors stop startup with the variable named', () => {
       expect(code).toBe(1);
       expect(output).toContain('Invalid configuration');
       expect(output).toContain(name);
+      // Nothing listens before every setting is known good.
+      expect(output).not.toContain('listening');
     });
   }
 
