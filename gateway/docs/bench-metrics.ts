@@ -1,0 +1,57 @@
+// Benchmark metrics from inside the gateway process: event-loop delay
+// (perf_hooks.monitorEventLoopDelay) and memory. Off unless BENCH_METRICS=1, and
+// not imported by the gateway itself: the benchmark preloads it with
+//   node --import ./gateway/docs/bench-metrics.ts gateway/server.ts
+// On SIGUSR2 it writes a JSON snapshot to BENCH_METRICS_FILE (default
+// ./bench-metrics.json) and starts a fresh histogram, so each load phase is
+// measured on its own; it writes a last snapshot on exit.
+import { writeFileSync, renameSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+export interface BenchMetricsSnapshot {
+  seq: number;
+  pid: number;
+  /** Milliseconds since the previous snapshot (or start). */
+  windowMs: number;
+  eventLoopDelayMs: { min: number; mean: number; p50: number; p99: number; max: number; samples: number };
+  memory: { rssBytes: number; heapUsedBytes: number; externalBytes: number; arrayBuffersBytes: number };
+}
+
+if (process.env.BENCH_METRICS === '1') {
+  const file = process.env.BENCH_METRICS_FILE || 'bench-metrics.json';
+  const resolutionMs = 5;
+  const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
+  histogram.enable();
+  let seq = 0;
+  let since = performance.now();
+
+  const ms = (ns: number) => ns / 1e6;
+  const snapshot = (): void => {
+    const mem = process.memoryUsage();
+    // The histogram records how late each `resolution` tick fired; subtract the tick itself.
+    const late = (ns: number) => Math.round(Math.max(0, ms(ns) - resolutionMs) * 10) / 10;
+    const samples = histogram.count;
+    const data: BenchMetricsSnapshot = {
+      seq: ++seq,
+      pid: process.pid,
+      windowMs: Math.round(performance.now() - since),
+      eventLoopDelayMs: {
+        min: samples ? late(histogram.min) : 0,
+        mean: samples ? late(histogram.mean) : 0,
+        p50: samples ? late(histogram.percentile(50)) : 0,
+        p99: samples ? late(histogram.percentile(99)) : 0,
+        max: samples ? late(histogram.max) : 0,
+        samples,
+      },
+      memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers },
+    };
+    histogram.reset();
+    since = performance.now();
+    // Write-then-rename so a reader never sees half a file.
+    writeFileSync(`${file}.tmp`, JSON.stringify(data));
+    renameSync(`${file}.tmp`, file);
+  };
+
+  process.on('SIGUSR2', snapshot);
+  process.on('exit', snapshot);
+}

@@ -1,0 +1,426 @@
+// `npm run bench`: the performance benchmark of issue 5. Not part of `npm test`.
+//
+//   npm run bench [-- --pages 10000 --duration 12 --connections 50 --skip-build --only search,ask]
+//
+// 1. generates a deterministic corpus into bench/corpus/content (scripts/gen-corpus.ts);
+// 2. runs the production build on it (DIST_DIR=bench/corpus/dist), sampling the summed
+//    RSS of the whole build process tree every 100 ms;
+// 3. starts the gateway on the result (RATE_LIMIT_MAX raised: the limiter stays on the
+//    hot path), measures cold start, then drives autocannon at each route;
+// 4. writes bench/results/latest.json and latest.md (other page counts: n<pages>.*)
+//    and prints the table.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { generateCorpus, type QuerySet } from './gen-corpus.ts';
+import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
+import { Rng } from './lib/bench/random.ts';
+import { childCpuSeconds, sampleTree, statusBytes } from './lib/bench/proc.ts';
+import { askRequests, freePort, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
+import { evaluateTargets, markdown, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
+import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '12' },
+    connections: { type: 'string', default: '50' },
+    seed: { type: 'string', default: 'agent-docs' },
+    'skip-build': { type: 'boolean', default: false },
+    'skip-gateway': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    name: { type: 'string' },
+    'show-build-output': { type: 'boolean', default: false },
+    /** Keep the content-layer cache of the previous bench build (a rebuild, not a cold build). */
+    warm: { type: 'boolean', default: false },
+    /** Extra node flags for the gateway process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
+    'gateway-node-args': { type: 'string', default: '' },
+  },
+});
+
+const pages = Number(args.pages);
+const durationS = Number(args.duration);
+const connections = Number(args.connections);
+const benchDir = join(repoRoot, 'bench');
+const corpusDir = join(benchDir, 'corpus', 'content');
+const distDir = join(benchDir, 'corpus', 'dist');
+const siteDir = join(distDir, 'site');
+const cacheDir = join(benchDir, 'corpus', '.astro-cache');
+const resultsDir = join(benchDir, 'results');
+const only = args.only ? new Set(args.only.split(',')) : undefined;
+const log = (msg: string) => console.log(`[bench] ${msg}`);
+
+function dirBytes(dir: string): number {
+  let sum = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) sum += statSync(join(e.parentPath, e.name)).size;
+  }
+  return sum;
+}
+
+// ---------------------------------------------------------------- corpus
+function corpus(): Record<string, unknown> {
+  const marker = join(corpusDir, 'corpus.json');
+  if (args['skip-build'] && existsSync(marker)) {
+    const meta = JSON.parse(readFileSync(marker, 'utf8')) as Record<string, unknown>;
+    if (meta.pages === pages && meta.seed === args.seed) return meta;
+  }
+  const started = performance.now();
+  const stats = generateCorpus({ pages, out: corpusDir, seed: args.seed });
+  log(`corpus: ${stats.pages} pages, ${(stats.bytes / 1e6).toFixed(1)} MB in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { ...stats, seed: args.seed };
+}
+
+// ---------------------------------------------------------------- build
+/** Phase boundaries, from the lines Astro and the agent-docs integration print. */
+const phaseMarks: [string, RegExp][] = [
+  ['start', /^/],
+  ['content sync', /\[content\] Syncing content/],
+  ['types + build info', /\[content\] Synced content/],
+  ['bundle (vite)', /Building static entrypoints/],
+  ['render pages + endpoints', /generating static routes/],
+  ['build:done hook (Pagefind when in-process)', /Waiting for integration|\[agent-docs\]/],
+  ['astro exit', /\[build\] .* page\(s\) built in|\[build\] Complete!/],
+  // runAstroBuild runs the Pagefind step in its own process after Astro exits.
+  ['Pagefind (own process)', /\[search-index\]/],
+];
+
+async function build(): Promise<BuildResult> {
+  rmSync(distDir, { recursive: true, force: true });
+  // A cold build, as on a fresh machine: no content-layer cache from an earlier run.
+  if (!args.warm) rmSync(cacheDir, { recursive: true, force: true });
+  const marks = new Map<string, number>();
+  const started = performance.now();
+  const cpuBefore = childCpuSeconds();
+  const sampler = sampleTree(process.pid, 100);
+  let tail = '';
+  let buffer = '';
+  const code = await runAstroBuild({
+    env: { CONTENT_DIR: corpusDir, DIST_DIR: distDir, ASTRO_CACHE_DIR: cacheDir },
+    onOutput: (chunk) => {
+      if (args['show-build-output']) process.stdout.write(chunk);
+      buffer += chunk;
+      const lines = buffer.split('\n');
+      buffer = lines.pop()!;
+      const now = (performance.now() - started) / 1000;
+      for (const line of lines) {
+        for (const [name, re] of phaseMarks) if (name !== 'start' && !marks.has(name) && re.test(line)) marks.set(name, now);
+        if (/\[agent-docs\]|\[search-index\]/.test(line) && !/ indexed \d/.test(line) && !args['show-build-output']) log(`build: ${line.replace(/^\S+ /, '')}`);
+      }
+      tail = (tail + chunk).slice(-4000);
+    },
+  });
+  const wallS = (performance.now() - started) / 1000;
+  const rss = sampler.stop();
+  const cpuS = childCpuSeconds() - cpuBefore;
+  if (code !== 0) {
+    console.error(tail);
+    throw new Error(`build failed with exit code ${code}`);
+  }
+  // Each phase lasts until the next mark seen.
+  marks.set('start', 0);
+  marks.set('end', wallS);
+  const seen = [...phaseMarks.map(([n]) => n), 'end'].filter((n) => marks.has(n));
+  const phases: Record<string, number> = {};
+  for (let i = 0; i < seen.length - 1; i++) {
+    const name = seen[i] === 'start' ? 'startup (config, integrations)' : seen[i]!;
+    phases[name] = marks.get(seen[i + 1]!)! - marks.get(seen[i]!)!;
+  }
+  return {
+    pages,
+    wallS,
+    pagesPerS: pages / wallS,
+    peakRssBytes: rss.peakBytes,
+    peakRssByCommand: rss.peakByCommand,
+    cpuS,
+    phases,
+    outputBytes: dirBytes(distDir),
+    pagefindBytes: existsSync(join(siteDir, 'pagefind')) ? dirBytes(join(siteDir, 'pagefind')) : 0,
+    exitCode: code,
+  };
+}
+
+// ---------------------------------------------------------------- gateway
+interface Gateway {
+  child: ChildProcess;
+  url: string;
+  metricsFile: string;
+  output: () => string;
+  seq: number;
+}
+
+/** The gateway's OS temp dir (its search-index cache lives there): fresh per bench run, so the first start is cold. */
+const gatewayTmp = join(benchDir, 'corpus', `gateway-tmp-${process.pid}`);
+
+async function stopGateway(gw: Gateway): Promise<void> {
+  gw.child.kill('SIGTERM');
+  await Promise.race([new Promise((r) => gw.child.once('exit', r)), sleep(5000)]);
+  if (gw.child.exitCode === null && gw.child.signalCode === null) gw.child.kill('SIGKILL');
+}
+
+async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldStartMs: number; firstQuery: string }> {
+  const port = await freePort();
+  const assistantPort = await freePort();
+  const metricsFile = join(benchDir, 'corpus', `gateway-metrics-${process.pid}.json`);
+  rmSync(metricsFile, { force: true });
+  const querySet = JSON.parse(readFileSync(join(corpusDir, 'queries.json'), 'utf8')) as QuerySet;
+  // A common term: the first search has to load the most index chunks.
+  const first = querySet.queries.find((q) => q.kind === 'common' && !q.tag)!;
+  const started = performance.now();
+  const extra = args['gateway-node-args']!.split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, '--import', './gateway/docs/bench-metrics.ts', 'gateway/server.ts'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ASSISTANT_PORT: String(assistantPort),
+      DIST_DIR: distDir,
+      RATE_LIMIT_MAX: '1000000000',
+      BENCH_METRICS: '1',
+      BENCH_METRICS_FILE: metricsFile,
+      TMPDIR: gatewayTmp,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20000)));
+  child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20000)));
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  const url = `http://127.0.0.1:${port}`;
+  let listeningMs = 0;
+  const deadline = started + 60_000;
+  for (;;) {
+    if (exited || performance.now() > deadline) throw new Error(`gateway did not answer a search:\n${out}`);
+    try {
+      if (!listeningMs) {
+        const h = await fetch(`${url}/api/health`);
+        await h.arrayBuffer();
+        listeningMs = Math.round(performance.now() - started);
+      }
+      const res = await fetch(`${url}${searchPath({ ...first, limit: undefined })}`);
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+  const coldStartMs = Math.round(performance.now() - started);
+  return { gw: { child, url, metricsFile, output: () => out, seq: 0 }, listeningMs, coldStartMs, firstQuery: first.query };
+}
+
+/** Asks the gateway for its event-loop histogram since the last call (and resets it). */
+async function metrics(gw: Gateway): Promise<BenchMetricsSnapshot> {
+  gw.child.kill('SIGUSR2');
+  const want = ++gw.seq;
+  for (let i = 0; i < 500; i++) {
+    await sleep(10);
+    try {
+      const snap = JSON.parse(readFileSync(gw.metricsFile, 'utf8')) as BenchMetricsSnapshot;
+      if (snap.seq >= want) {
+        gw.seq = snap.seq;
+        return snap;
+      }
+    } catch {
+      // not written yet
+    }
+  }
+  throw new Error('gateway wrote no bench metrics (was it started with --import gateway/docs/bench-metrics.ts?)');
+}
+
+async function probe(gw: Gateway, querySet: QuerySet): Promise<GatewayResult['probes']> {
+  // The least popular queries: the load phase almost never draws them, so these
+  // measure the uncached cost of each kind, one request at a time.
+  const tail = querySet.queries.slice(-400);
+  const out: GatewayResult['probes'] = {};
+  for (const kind of ['common', 'mid', 'rare', 'two-word', 'three-word'] as const) {
+    const picked = tail.filter((q) => q.kind === kind && !q.tag).slice(0, 12);
+    const times: number[] = [];
+    const totals: number[] = [];
+    for (const q of picked) {
+      const t = performance.now();
+      const res = await fetch(`${gw.url}${searchPath({ ...q, limit: undefined })}`);
+      const body = (await res.json()) as unknown[];
+      times.push(performance.now() - t);
+      if (res.status !== 200 || !Array.isArray(body)) throw new Error(`search "${q.query}" answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+      totals.push(Number(res.headers.get('x-total-count') ?? body.length));
+    }
+    if (!picked.length) continue;
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    out[kind] = { n: picked.length, medianMs: Math.round(med(times) * 10) / 10, maxMs: Math.round(Math.max(...times) * 10) / 10, medianTotal: med(totals) };
+  }
+  return out;
+}
+
+async function gateway(): Promise<GatewayResult> {
+  const querySet = JSON.parse(readFileSync(join(corpusDir, 'queries.json'), 'utf8')) as QuerySet;
+  const manifest = JSON.parse(readFileSync(join(siteDir, 'build-manifest.json'), 'utf8')) as { pages: { path: string; md: string }[] };
+  rmSync(gatewayTmp, { recursive: true, force: true });
+  mkdirSync(gatewayTmp, { recursive: true });
+  // First start after the build: nothing cached anywhere (the issue's cold start).
+  const cold = await startGateway();
+  log(`gateway (first start): listening after ${cold.listeningMs} ms, first search ("${cold.firstQuery}") answered after ${cold.coldStartMs} ms`);
+  await stopGateway(cold.gw);
+  // Restart on the same build: whatever the first start cached is reused. The load runs on this process.
+  const { gw, listeningMs, coldStartMs: restartMs } = await startGateway();
+  log(`gateway (restart): listening after ${listeningMs} ms, first search answered after ${restartMs} ms`);
+  const coldStartMs = cold.coldStartMs;
+  let peakRss = 0;
+  const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, statusBytes(gw.child.pid!))), 100);
+  try {
+    const probes = await probe(gw, querySet);
+    log(`uncached search latency by kind: ${Object.entries(probes).map(([k, p]) => `${k} ${p.medianMs} ms (${p.medianTotal} hits)`).join(', ')}`);
+
+    const rng = new Rng(`${args.seed}:batch`);
+    const pagePaths = manifest.pages.map((p) => p.path);
+    const pick = () => rng.pick(pagePaths);
+    const searchStream = new QueryStream(querySet.queries, querySet.popularityExponent, `${args.seed}:search-traffic`);
+    const askStream = new QueryStream(querySet.queries, querySet.popularityExponent, `${args.seed}:ask-traffic`);
+    const cursorStats = { cursorPages: 0 };
+    const limitedStats = { cursorPages: 0 };
+    // Diagnostic: the same traffic restricted to queries that carry a limit (shows the engine without bulk payloads).
+    const limitedStream = new QueryStream(querySet.queries.filter((q) => q.limit !== undefined).map((q, rank) => ({ ...q, rank })), querySet.popularityExponent, `${args.seed}:search-limited-traffic`);
+    const md = manifest.pages.filter((_, i) => i % Math.max(1, Math.floor(manifest.pages.length / 500)) === 0);
+
+    const phases: { name: string; path: string; run: () => Promise<LoadResult> }[] = [
+      { name: 'health', path: '/api/health', run: () => runLoad({ name: 'health', path: '/api/health', url: `${gw.url}/api/health`, connections, durationS }) },
+      {
+        name: 'search',
+        path: '/api/search?query=… (mixed)',
+        run: () => runLoad({ name: 'search', path: '/api/search (mix)', url: gw.url, connections, durationS, requests: searchRequests(searchStream, cursorStats) }),
+      },
+      {
+        name: 'search (limit)',
+        path: '/api/search?query=…&limit=… (limited queries only)',
+        run: () =>
+          runLoad({ name: 'search (limit)', path: '/api/search (limited part of the mix)', url: gw.url, connections, durationS, requests: searchRequests(limitedStream, limitedStats) }),
+      },
+      {
+        name: 'ask',
+        path: '/ask?query=…&mode=list',
+        run: () => runLoad({ name: 'ask', path: '/ask (list, mix)', url: gw.url, connections, durationS, requests: askRequests(askStream) }),
+      },
+      {
+        name: 'batch',
+        path: '/api/md/batch',
+        run: () =>
+          runLoad({
+            name: 'batch',
+            path: 'POST /api/md/batch (20 paths)',
+            url: gw.url,
+            connections,
+            durationS,
+            requests: rotating(
+              () => ({
+                method: 'POST',
+                path: '/api/md/batch',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ paths: Array.from({ length: 20 }, pick) }),
+              }),
+              200,
+            ),
+          }),
+      },
+      {
+        name: 'md twin',
+        path: '/docs/…/….md',
+        run: () =>
+          runLoad({
+            name: 'md twin',
+            path: 'GET /docs/<s>/<p>.md (static)',
+            url: gw.url,
+            connections,
+            durationS,
+            requests: rotating((i) => ({ method: 'GET', path: `/${md[i]!.md}` }), md.length),
+          }),
+      },
+    ];
+
+    const loads: LoadResult[] = [];
+    for (const phase of phases) {
+      if (only && !only.has(phase.name)) continue;
+      await metrics(gw); // reset the histogram: each phase on its own
+      const r = await phase.run();
+      const snap = await metrics(gw);
+      r.eventLoop = { p99Ms: snap.eventLoopDelayMs.p99, maxMs: snap.eventLoopDelayMs.max, meanMs: snap.eventLoopDelayMs.mean };
+      const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2'));
+      if (bad.length) r.notes = `status codes: ${JSON.stringify(r.statusCodes)}`;
+      log(`${r.name}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}${bad.length ? ` ${JSON.stringify(r.statusCodes)}` : ''}, loop max ${r.eventLoop.maxMs} ms`);
+      loads.push(r);
+      await sleep(500);
+    }
+    const after = await metrics(gw);
+    clearInterval(rssTimer);
+    peakRss = Math.max(peakRss, statusBytes(gw.child.pid!, 'VmHWM'));
+    return {
+      coldStartMs,
+      listeningMs: cold.listeningMs,
+      restartMs,
+      rssAfterBytes: after.memory.rssBytes,
+      peakRssBytes: peakRss,
+      eventLoop: {
+        p99Ms: Math.max(0, ...loads.map((l) => l.eventLoop?.p99Ms ?? 0)),
+        maxMs: Math.max(0, ...loads.map((l) => l.eventLoop?.maxMs ?? 0)),
+      },
+      loads,
+      probes,
+      queryMix: { distinct: searchStream.seen.size, drawn: searchStream.drawn, cursorPages: cursorStats.cursorPages },
+    };
+  } finally {
+    clearInterval(rssTimer);
+    await stopGateway(gw);
+    rmSync(gw.metricsFile, { force: true });
+    rmSync(gatewayTmp, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- main
+const result: BenchResult = {
+  version: 1,
+  date: new Date().toISOString(),
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+    memoryGB: Math.round(totalmem() / 1024 ** 3),
+    node: process.versions.node,
+    platform: `${process.platform}-${process.arch}`,
+    loadAvgAtStart: loadavg(),
+  },
+  config: { pages, connections, durationS, seed: args.seed, warmBuild: args.warm },
+  corpus: {},
+  targets: [],
+};
+
+result.corpus = corpus();
+if (!args['skip-build']) {
+  log(`building ${pages} pages…`);
+  result.build = await build();
+  log(`build: ${result.build.wallS.toFixed(1)} s, peak RSS ${(result.build.peakRssBytes / 1024 ** 3).toFixed(2)} GB`);
+} else if (!existsSync(join(siteDir, 'build-manifest.json'))) {
+  throw new Error(`--skip-build: no build in ${distDir}`);
+}
+if (!args['skip-gateway']) result.gateway = await gateway();
+result.targets = evaluateTargets(result);
+
+mkdirSync(resultsDir, { recursive: true });
+const name = args.name ?? (pages === 10000 && !only && !args['skip-build'] ? 'latest' : `n${pages}`);
+// A partial run (--skip-build) keeps the last build numbers of the same name.
+if (args['skip-build'] && existsSync(join(resultsDir, `${name}.json`))) {
+  const previous = JSON.parse(readFileSync(join(resultsDir, `${name}.json`), 'utf8')) as BenchResult;
+  if (previous.config.pages === pages && previous.build) {
+    result.build = previous.build;
+    result.targets = evaluateTargets(result);
+  }
+}
+const table = markdown(result);
+writeFileSync(join(resultsDir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(join(resultsDir, `${name}.md`), table);
+console.log(`\n${table}`);
+log(`wrote bench/results/${name}.json and ${name}.md`);
+process.exit(0);

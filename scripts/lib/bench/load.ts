@@ -1,0 +1,161 @@
+// Load generation with autocannon (as a library) and the request mixes the
+// benchmark replays: search and ask over the Zipf-weighted query set (with a
+// cursor follow-up after limited searches), batch bodies, Markdown twins.
+import autocannon, { type AutocannonRequest } from 'autocannon';
+import { createServer } from 'node:net';
+import { Rng, Zipf } from './random.ts';
+import type { BenchQuery } from '../../gen-corpus.ts';
+
+export interface LoadResult {
+  name: string;
+  path: string;
+  durationS: number;
+  requests: number;
+  rps: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** non-2xx responses + socket errors + timeouts. */
+  errors: number;
+  statusCodes: Record<string, number>;
+  /** Filled by the caller: event-loop delay inside the gateway during this phase. */
+  eventLoop?: { p99Ms: number; maxMs: number; meanMs: number };
+  notes?: string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+type Request = AutocannonRequest;
+
+export async function runLoad(opts: {
+  name: string;
+  url: string;
+  path: string;
+  connections: number;
+  durationS: number;
+  requests?: Request[];
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}): Promise<LoadResult> {
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.durationS,
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    requests: opts.requests,
+    timeout: 10,
+  });
+  const codes: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) codes[code] = count;
+  const completed = result.latency.totalCount ?? result.requests.total;
+  const durationS = result.duration;
+  return {
+    name: opts.name,
+    path: opts.path,
+    durationS,
+    requests: completed,
+    rps: Math.round(completed / durationS),
+    p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
+    p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    errors: result.non2xx + result.errors + result.timeouts,
+    statusCodes: codes,
+  };
+}
+
+/** Draws queries by popularity rank (Zipf), deterministically. */
+export class QueryStream {
+  private readonly rng: Rng;
+  private readonly zipf: Zipf;
+  private readonly queries: BenchQuery[];
+  readonly seen = new Set<number>();
+  drawn = 0;
+
+  constructor(queries: BenchQuery[], exponent: number, seed: string) {
+    this.queries = queries;
+    this.zipf = new Zipf(queries.length, exponent);
+    this.rng = new Rng(seed);
+  }
+
+  next(): BenchQuery {
+    const q = this.queries[this.zipf.sample(this.rng)]!;
+    this.seen.add(q.rank);
+    this.drawn++;
+    return q;
+  }
+}
+
+export function searchPath(q: BenchQuery, cursor?: string): string {
+  const p = new URLSearchParams({ query: q.query });
+  if (q.tag) p.set('tag', q.tag);
+  if (q.limit) p.set('limit', String(q.limit));
+  if (cursor) p.set('cursor', cursor);
+  return `/api/search?${p}`;
+}
+
+/**
+ * Search mix: each connection sends a query; when that query had a `limit` and the
+ * answer carried X-Next-Cursor, the connection's next request follows the cursor
+ * (cursors come from real responses), otherwise it sends another query.
+ */
+export function searchRequests(stream: QueryStream, stats: { cursorPages: number }): Request[] {
+  const header = (headers: Record<string, string>, name: string) => {
+    for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
+    return undefined;
+  };
+  return [
+    {
+      method: 'GET',
+      setupRequest: (req, ctx) => {
+        const q = stream.next();
+        ctx.q = q;
+        delete ctx.cursor;
+        return { ...req, path: searchPath(q) };
+      },
+      onResponse: (status, _body, ctx, headers) => {
+        const cursor = status === 200 ? header(headers, 'x-next-cursor') : undefined;
+        if (cursor) ctx.cursor = cursor;
+      },
+    },
+    {
+      method: 'GET',
+      setupRequest: (req, ctx) => {
+        if (typeof ctx.cursor === 'string') {
+          stats.cursorPages++;
+          return { ...req, path: searchPath(ctx.q as BenchQuery, ctx.cursor) };
+        }
+        return { ...req, path: searchPath(stream.next()) };
+      },
+    },
+  ];
+}
+
+export function askRequests(stream: QueryStream): Request[] {
+  return [
+    {
+      method: 'GET',
+      setupRequest: (req) => ({ ...req, path: `/ask?${new URLSearchParams({ query: stream.next().query, mode: 'list' })}` }),
+    },
+  ];
+}
+
+/** Cycles through a fixed list of prepared requests (shared across connections). */
+export function rotating(make: (i: number) => Partial<AutocannonRequest>, count: number): Request[] {
+  let i = 0;
+  const prepared = Array.from({ length: count }, (_, k) => make(k));
+  return [{ method: 'GET', setupRequest: (req) => ({ ...req, ...prepared[i++ % count] }) }];
+}

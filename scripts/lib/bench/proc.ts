@@ -1,0 +1,97 @@
+// Memory and CPU of process trees, read from /proc (Linux). The build is a tree
+// (node → astro → the Pagefind binary, …), so its footprint is the sum over the
+// tree, sampled at an interval; the peak is the largest such sum.
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** VmRSS (or another /proc/<pid>/status field) in bytes; 0 when the process is gone. */
+export function statusBytes(pid: number, field = 'VmRSS'): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  comm: string;
+}
+
+function readStat(pid: number): ProcInfo | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = text.lastIndexOf(')');
+    const comm = text.slice(text.indexOf('(') + 1, close);
+    const rest = text.slice(close + 2).split(' ');
+    return { pid, ppid: Number(rest[1]), comm };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live descendant of `root` (not root itself). */
+export function descendants(root: number): ProcInfo[] {
+  const children = new Map<number, ProcInfo[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const info = readStat(Number(name));
+    if (!info) continue;
+    const list = children.get(info.ppid) ?? [];
+    list.push(info);
+    children.set(info.ppid, list);
+  }
+  const out: ProcInfo[] = [];
+  const queue = [root];
+  while (queue.length) {
+    for (const c of children.get(queue.shift()!) ?? []) {
+      out.push(c);
+      queue.push(c.pid);
+    }
+  }
+  return out;
+}
+
+/** Children's CPU seconds (user + system) of this process: counts every waited-for descendant. */
+export function childCpuSeconds(): number {
+  const text = readFileSync('/proc/self/stat', 'utf8');
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // Fields 16 and 17 (cutime, cstime) in clock ticks; rest[0] is field 3.
+  return (Number(rest[13]) + Number(rest[14])) / 100;
+}
+
+export interface TreeSampler {
+  stop(): { peakBytes: number; peakByCommand: Record<string, number>; samples: number };
+}
+
+/**
+ * Samples the summed RSS of every descendant of `root` every `intervalMs`.
+ * peakByCommand: the largest RSS seen per command name (node, pagefind, …).
+ */
+export function sampleTree(root: number, intervalMs = 100): TreeSampler {
+  let peakBytes = 0;
+  let samples = 0;
+  const peakByCommand: Record<string, number> = {};
+  const tick = () => {
+    let sum = 0;
+    const perCommand: Record<string, number> = {};
+    for (const p of descendants(root)) {
+      const rss = statusBytes(p.pid);
+      sum += rss;
+      perCommand[p.comm] = (perCommand[p.comm] ?? 0) + rss;
+    }
+    for (const [c, v] of Object.entries(perCommand)) peakByCommand[c] = Math.max(peakByCommand[c] ?? 0, v);
+    peakBytes = Math.max(peakBytes, sum);
+    samples++;
+  };
+  const timer = setInterval(tick, intervalMs);
+  tick();
+  return {
+    stop() {
+      clearInterval(timer);
+      return { peakBytes, peakByCommand, samples };
+    },
+  };
+}

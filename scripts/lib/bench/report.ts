@@ -1,0 +1,127 @@
+// The benchmark's result file and its Markdown table, with the targets of the
+// performance issue (floors to beat on the 2-core reference machine).
+import type { LoadResult } from './load.ts';
+
+export interface BuildResult {
+  pages: number;
+  wallS: number;
+  pagesPerS: number;
+  peakRssBytes: number;
+  peakRssByCommand: Record<string, number>;
+  cpuS: number;
+  /** Seconds per phase, from the timestamps of the build's own log lines. */
+  phases: Record<string, number>;
+  outputBytes: number;
+  pagefindBytes: number;
+  exitCode: number;
+}
+
+export interface GatewayResult {
+  /** Process start → first search answered, first start after the build (no index cache). */
+  coldStartMs: number;
+  listeningMs: number;
+  /** The same on a restart (the gateway's index cache from the first start is reused). */
+  restartMs: number;
+  rssAfterBytes: number;
+  peakRssBytes: number;
+  eventLoop: { p99Ms: number; maxMs: number };
+  loads: LoadResult[];
+  /** Sequential (one request at a time) latency of distinct, never-cached queries, by kind. */
+  probes: Record<string, { n: number; medianMs: number; maxMs: number; medianTotal: number }>;
+  queryMix: { distinct: number; drawn: number; cursorPages: number };
+}
+
+export interface BenchResult {
+  version: 1;
+  date: string;
+  machine: { cpus: number; cpuModel: string; memoryGB: number; node: string; platform: string; loadAvgAtStart: number[] };
+  config: { pages: number; connections: number; durationS: number; seed: string; warmBuild?: boolean };
+  corpus: Record<string, unknown>;
+  build?: BuildResult;
+  gateway?: GatewayResult;
+  targets: Target[];
+}
+
+export interface Target {
+  name: string;
+  target: string;
+  value: string;
+  pass: boolean | null;
+}
+
+const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
+const gb = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GB`;
+
+export function evaluateTargets(r: BenchResult): Target[] {
+  const t: Target[] = [];
+  const add = (name: string, target: string, value: number | undefined, fmt: (v: number) => string, ok?: (v: number) => boolean) =>
+    t.push({ name, target, value: value === undefined ? 'n/a' : fmt(value), pass: value === undefined || !ok ? null : ok(value) });
+  const b = r.build;
+  add('build wall time', '≤ 90 s', b?.wallS, (v) => `${v.toFixed(1)} s`, (v) => v <= 90);
+  add('build peak RSS (tree)', '≤ 3 GB', b?.peakRssBytes, gb, (v) => v <= 3 * 1024 ** 3);
+  const g = r.gateway;
+  const load = (name: string) => g?.loads.find((l) => l.name === name);
+  const health = load('health');
+  const search = load('search');
+  add('search p99', '≤ 25 ms', search?.p99Ms, (v) => `${v} ms`, (v) => v <= 25);
+  add(
+    'search throughput vs health',
+    '≥ 25%',
+    search && health ? (100 * search.rps) / health.rps : undefined,
+    (v) => `${v.toFixed(0)}%`,
+    (v) => v >= 25,
+  );
+  add('ask (list) p99', '≤ 30 ms', load('ask')?.p99Ms, (v) => `${v} ms`, (v) => v <= 30);
+  add('batch (20 pages) p99', '≤ 30 ms', load('batch')?.p99Ms, (v) => `${v} ms`, (v) => v <= 30);
+  add('event-loop delay max', '≤ 20 ms', g?.eventLoop.maxMs, (v) => `${v} ms`, (v) => v <= 20);
+  add('gateway RSS after run', '≤ 600 MB', g?.rssAfterBytes, mb, (v) => v <= 600 * 1024 ** 2);
+  add('cold start (spawn → first search)', '≤ 1.5 s', g?.coldStartMs, (v) => `${(v / 1000).toFixed(2)} s`, (v) => v <= 1500);
+  add('restart (spawn → first search)', '(info)', g?.restartMs, (v) => `${(v / 1000).toFixed(2)} s`);
+  const errors = g?.loads.reduce((n, l) => n + l.errors, 0);
+  add('errors (non-2xx) under load', '0', errors, String, (v) => v === 0);
+  return t;
+}
+
+export function markdown(r: BenchResult): string {
+  const lines: string[] = [];
+  const m = r.machine;
+  lines.push(
+    `Benchmark ${r.date} — ${r.config.pages} pages, ${r.config.connections} connections, ${r.config.durationS} s per route; ` +
+      `${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB RAM, Node ${m.node} (load average at start ${m.loadAvgAtStart.map((x) => x.toFixed(2)).join(' ')}).`,
+    '',
+  );
+  if (r.build) {
+    const b = r.build;
+    lines.push('| Build | Value |', '|---|---|');
+    lines.push(`| wall time | ${b.wallS.toFixed(1)} s |`);
+    lines.push(`| pages/s | ${b.pagesPerS.toFixed(0)} |`);
+    lines.push(`| peak RSS, whole process tree | ${gb(b.peakRssBytes)} (${Object.entries(b.peakRssByCommand).sort((x, y) => y[1] - x[1]).slice(0, 3).map(([c, v]) => `${c} ${mb(v)}`).join(', ')}) |`);
+    lines.push(`| CPU time (user + sys) | ${b.cpuS.toFixed(1)} s |`);
+    for (const [phase, s] of Object.entries(b.phases)) lines.push(`| phase: ${phase} | ${s.toFixed(1)} s |`);
+    lines.push(`| output | ${mb(b.outputBytes)} (Pagefind ${mb(b.pagefindBytes)}) |`, '');
+  }
+  if (r.gateway) {
+    const g = r.gateway;
+    const health = g.loads.find((l) => l.name === 'health');
+    lines.push('| Route | req/s | p50 | p99 | max | errors | vs health | loop p99 / max |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const l of g.loads) {
+      const ratio = health ? `${((100 * l.rps) / health.rps).toFixed(0)}%` : '';
+      const loop = l.eventLoop ? `${l.eventLoop.p99Ms} / ${l.eventLoop.maxMs} ms` : '';
+      lines.push(`| ${l.name} \`${l.path}\` | ${l.rps} | ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms | ${l.errors} | ${ratio} | ${loop} |`);
+    }
+    lines.push('');
+    lines.push(
+      `Cold start (first start after the build) ${g.coldStartMs} ms to the first search (${g.listeningMs} ms to listening); restart ${g.restartMs} ms; gateway RSS after the run ${mb(g.rssAfterBytes)} (peak ${mb(g.peakRssBytes)}). ` +
+        `Query mix: ${g.queryMix.drawn} search draws over ${g.queryMix.distinct} distinct queries, ${g.queryMix.cursorPages} cursor pages.`,
+      '',
+    );
+    if (Object.keys(g.probes).length) {
+      lines.push('| Uncached query kind (sequential) | n | median | max | median matches |', '|---|---:|---:|---:|---:|');
+      for (const [k, p] of Object.entries(g.probes)) lines.push(`| ${k} | ${p.n} | ${p.medianMs} ms | ${p.maxMs} ms | ${p.medianTotal} |`);
+      lines.push('');
+    }
+  }
+  lines.push('| Target | Goal | Measured | Pass |', '|---|---|---|---|');
+  for (const t of r.targets) lines.push(`| ${t.name} | ${t.target} | ${t.value} | ${t.pass === null ? '—' : t.pass ? 'pass' : '**FAIL**'} |`);
+  return `${lines.join('\n')}\n`;
+}

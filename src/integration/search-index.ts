@@ -1,0 +1,114 @@
+// The Pagefind step of the build: indexes the body of every page listed in a tree's
+// build-manifest.json and writes the bundle to <tree>/pagefind/. Used by the agent-docs
+// integration on astro:build:done, or run on its own after the Astro process has exited:
+//
+//   node src/integration/search-index.ts [distDir]     (default: DIST_DIR or dist)
+//
+// Run on its own, the Astro process's memory (≈2 GB at 10,000 pages) is already returned
+// to the OS when Pagefind builds its index (≈2.6 GB at 10,000 pages), so the build's peak
+// is the larger of the two rather than their sum (see bench/results/).
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import * as pagefind from 'pagefind';
+
+interface ManifestPage {
+  path: string;
+}
+
+type Log = (message: string) => void;
+
+/**
+ * What Pagefind needs of a page: the indexed <article data-pagefind-body> (title meta,
+ * filters and heading ids live inside it) in a minimal document. Sending only this keeps
+ * the chrome (sidebar, header, scripts) out of the pipe to the Pagefind process and out of
+ * its HTML parser (a third of the bytes at 10,000 pages). Falls back to the whole page.
+ */
+export function indexableHtml(html: string): string {
+  const open = html.search(/<article\b[^>]*\bdata-pagefind-body\b/);
+  const close = html.lastIndexOf('</article>');
+  if (open === -1 || close < open) return html;
+  const lang = /<html\b[^>]*\blang="([^"]*)"/.exec(html)?.[1] ?? 'en';
+  return `<!doctype html><html lang="${lang}"><head></head><body>${html.slice(open, close + '</article>'.length)}</body></html>`;
+}
+
+/**
+ * Pagefind's service binary allocates with jemalloc, which by default keeps freed pages
+ * for 10 s; returning them at once lowers its peak while building the index (≈−0.3 GB at
+ * 10,000 pages). Applied to the service process only, when it is spawned.
+ */
+const pagefindMallocConf = 'dirty_decay_ms:0,muzzy_decay_ms:0';
+
+async function createIndex(): Promise<pagefind.PagefindIndex> {
+  const saved = process.env._RJEM_MALLOC_CONF;
+  process.env._RJEM_MALLOC_CONF ??= pagefindMallocConf;
+  try {
+    const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
+    if (!index) throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
+    return index;
+  } finally {
+    if (saved === undefined) delete process.env._RJEM_MALLOC_CONF;
+    else process.env._RJEM_MALLOC_CONF = saved;
+  }
+}
+
+/** Indexes one tree (its build-manifest.json lists the pages) into <root>/pagefind/. */
+export async function indexTree(root: string, label: string, log: Log): Promise<void> {
+  const manifest = JSON.parse(readFileSync(join(root, 'build-manifest.json'), 'utf8')) as { pages: ManifestPage[] };
+  const started = performance.now();
+  const index = await createIndex();
+  const total = manifest.pages.length;
+  const step = Math.max(1, Math.ceil(total / 10));
+  // The Pagefind service handles one message at a time, in arrival order. Pages are sent
+  // in manifest order (so the index is deterministic) without waiting for each answer: a
+  // window of requests in flight hides the round trip and lets this process read and
+  // encode the next pages while Pagefind parses.
+  const window = 64;
+  const inFlight: Promise<unknown>[] = [];
+  let done = 0;
+  for (const page of manifest.pages) {
+    const file = page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`;
+    const html = readFileSync(join(root, file), 'utf8');
+    const added = index.addHTMLFile({ url: page.path, content: indexableHtml(html) }).then((r) => {
+      if (r.errors.length) throw new Error(`Pagefind could not index ${page.path}: ${r.errors.join('; ')}`);
+      if (++done % step === 0 || done === total) log(`${label}: indexed ${done}/${total} pages`);
+    });
+    added.catch(() => {}); // awaited below, in order; this only keeps an early failure from counting as unhandled
+    inFlight.push(added);
+    if (inFlight.length >= window) await inFlight.shift();
+  }
+  await Promise.all(inFlight);
+  const indexed = performance.now();
+  const written = await index.writeFiles({ outputPath: join(root, 'pagefind') });
+  if (written.errors.length) throw new Error(`Pagefind could not write its bundle: ${written.errors.join('; ')}`);
+  await index.deleteIndex();
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  log(`${label}: search index written in ${s(performance.now() - started)} s (pages ${s(indexed - started)} s, bundle ${s(performance.now() - indexed)} s)`);
+}
+
+/** Indexes dist/site and, when built, dist/portfolio; stops the Pagefind service. */
+export async function writeSearchIndexes(distDir: string, log: Log): Promise<void> {
+  try {
+    await indexTree(join(distDir, 'site'), 'docs', log);
+    const portfolioDir = join(distDir, 'portfolio');
+    if (existsSync(join(portfolioDir, 'build-manifest.json'))) await indexTree(portfolioDir, 'portfolio', log);
+  } finally {
+    // Pagefind runs as a child service; left open it keeps the process alive.
+    await pagefind.close();
+  }
+}
+
+/** Set by runAstroBuild: the integration leaves the Pagefind step to a process of its own after the build. */
+export const deferEnv = 'AGENT_DOCS_SEARCH_INDEX';
+export const deferValue = 'after-build';
+
+if (import.meta.main) {
+  const distDir = resolve(process.argv[2] ?? (process.env.DIST_DIR || 'dist'));
+  const log: Log = (m) => console.log(`${new Date().toTimeString().slice(0, 8)} [search-index] ${m}`);
+  writeSearchIndexes(distDir, log).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(`[search-index] ${(err as Error)?.message ?? String(err)}`);
+      process.exit(1);
+    },
+  );
+}
