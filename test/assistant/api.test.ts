@@ -14,13 +14,13 @@ import {
   CHAT_SOURCES_MARKER,
 } from '../../gateway/contract/assistant-api.ts';
 import type { RunningGateway } from '../helpers/gateway.ts';
-import { defaultPieces, startFakeLlm, type FakeLlm } from './helpers/fake-llm.ts';
-import { SITE, chatBody, chatHeaders, envelope, jsonHeaders, parseSse, rateHeaders, readChunks, startAssistantGateway } from './helpers/assistant.ts';
+import type { OpenAiServer } from '../helpers/openai-server.ts';
+import { SITE, chatBody, chatHeaders, defaultPieces, envelope, jsonHeaders, parseSse, rateHeaders, readChunks, startAssistantGateway, startModelServer } from './helpers/assistant.ts';
 import { postChunked } from '../helpers/raw-http.ts';
 
 const FRIEND = 'https://friend.example.test';
 let gw: RunningGateway;
-let fake: FakeLlm;
+let fake: OpenAiServer;
 
 const post = (path: string, body: string, headers: Record<string, string> = jsonHeaders, signal?: AbortSignal) =>
   fetch(`${gw.assistantUrl}${path}`, { method: 'POST', headers, body, signal });
@@ -43,9 +43,9 @@ async function expectError(res: Response, status: number, code: string): Promise
 }
 
 beforeAll(async () => {
-  fake = await startFakeLlm();
+  fake = await startModelServer();
   gw = await startAssistantGateway(inject('distDir'), {
-    LLM_BASE_URL: fake.baseUrl,
+    LLM_BASE_URL: fake.url,
     LLM_MODEL: 'fake-model',
     LLM_API_KEY: 'test-key',
     LLM_CONNECT_TIMEOUT_MS: '1000',
@@ -62,13 +62,12 @@ afterAll(async () => {
   await fake?.close();
 });
 beforeEach(() => {
-  fake.mode = 'ok';
-  fake.pieces = [...defaultPieces];
+  fake.setMode('ok');
 });
 
 describe('POST /api/chat', () => {
   it('streams the answer as text/plain while the model generates it, then the sources', async () => {
-    fake.mode = 'gated';
+    fake.setMode('gated');
     const before = fake.requests.length;
     const res = await chat(chatBody('Which search projects has Robin led?'));
     expect(res.status).toBe(200);
@@ -228,19 +227,19 @@ describe('POST /api/chat', () => {
   });
 
   it('answers 503 unavailable when the model backend does not answer in time', async () => {
-    fake.mode = 'hang';
+    fake.setMode('hang');
     const res = await chat(chatBody('What does Robin do?'));
     const error = await expectError(res, 503, 'unavailable');
     expect(error).toMatch(/retry/i);
   });
 
   it('answers 503 unavailable when the model backend fails', async () => {
-    fake.mode = 'error';
+    fake.setMode('error');
     await expectError(await chat(chatBody('What does Robin do?')), 503, 'unavailable');
   });
 
   it('ends the body with an interruption marker when the backend fails midway', async () => {
-    fake.mode = 'midstream';
+    fake.setMode('midstream');
     const res = await chat(chatBody('What does Robin do?'));
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -340,13 +339,13 @@ describe('POST /ask', () => {
   });
 
   it('503 unavailable when the backend fails, as JSON and before an event stream starts', async () => {
-    fake.mode = 'error';
+    fake.setMode('error');
     await expectError(await ask('What does Robin do?'), 503, 'unavailable');
     await expectError(await ask('What does Robin do?', { ...jsonHeaders, Accept: 'text/event-stream' }), 503, 'unavailable');
   });
 
   it('an event stream that loses the backend midway ends with an error result and complete', async () => {
-    fake.mode = 'midstream';
+    fake.setMode('midstream');
     const res = await ask('What does Robin do?', { ...jsonHeaders, Accept: 'text/event-stream' });
     expect(res.status).toBe(200);
     const events = parseSse(await res.text());
@@ -399,7 +398,7 @@ describe('MCP at /api/mcp', () => {
       expect(blocked.isError).toBe(true);
       expect(JSON.stringify(blocked.content)).toContain('invalid_request');
 
-      fake.mode = 'error';
+      fake.setMode('error');
       const down = await client.callTool({ name: 'ask', arguments: { query: 'What does Robin do?' } });
       expect(down.isError).toBe(true);
       expect(JSON.stringify(down.content)).toContain('unavailable');

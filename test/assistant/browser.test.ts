@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort, requireBinary, type RunningGateway } from '../helpers/gateway.ts';
-import { defaultPieces, startFakeLlm, type FakeLlm } from './helpers/fake-llm.ts';
-import { startAssistantGateway } from './helpers/assistant.ts';
+import type { OpenAiServer } from '../helpers/openai-server.ts';
+import { defaultPieces, startAssistantGateway, startModelServer } from './helpers/assistant.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url));
@@ -15,17 +15,17 @@ const haveChromium = requireBinary(chromiumPath, 'Debian chromium (apt-get insta
 
 describe.skipIf(!haveChromium)('portfolio chat box in a real browser', () => {
   let gw: RunningGateway;
-  let fake: FakeLlm;
+  let fake: OpenAiServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    fake = await startFakeLlm();
+    fake = await startModelServer();
     // The browser's Origin is the loopback URL, so that is the site URL of this gateway.
     const port = await freePort();
     gw = await startAssistantGateway(inject('distDir'), {
       ASSISTANT_PORT: String(port),
       ASSISTANT_SITE_URL: `http://127.0.0.1:${port}`,
-      LLM_BASE_URL: fake.baseUrl,
+      LLM_BASE_URL: fake.url,
       LLM_MODEL: 'fake-model',
     });
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnswerOptions, AnswerSource } from '../../gateway/engine/answer.ts';
 import { LlmUnavailableError, answer, citedSources, sourceText } from '../../gateway/engine/answer.ts';
 import { createLlmClient } from '../../gateway/engine/llm.ts';
-import { closedPort, streamPieces, useFakeOpenAi } from './openai-fake.ts';
+import { closedPort, useOpenAiServer } from '../helpers/openai-server.ts';
 
 const sources: AnswerSource[] = [
   {
@@ -108,11 +108,11 @@ describe('extractive answerer', () => {
 });
 
 describe('model answers (loopback OpenAI-compatible server)', () => {
-  const fake = useFakeOpenAi();
-  const llm = () => createLlmClient({ baseUrl: fake.baseUrl, model: 'm', connectTimeoutMs: 500, totalTimeoutMs: 3000, retries: 1 });
+  const fake = useOpenAiServer();
+  const llm = () => createLlmClient({ baseUrl: fake.url, model: 'm', connectTimeoutMs: 500, totalTimeoutMs: 3000, retries: 1 });
 
   it('streams the model text as it arrives, grounded in the numbered sources, and cites them', async () => {
-    fake.handle((_req, res) => streamPieces(res, ['Run ', '`npm install -g widget-cli` ', '[1]. ', 'Options live in the config file [2].'], { delayMs: 10 }));
+    fake.setMode('ok', { pieces: ['Run ', '`npm install -g widget-cli` ', '[1]. ', 'Options live in the config file [2].'], delayMs: 10 });
     const { text, pieces, outcome } = await run({ llm: llm() });
     expect(outcome).toEqual({ backend: 'model', citations: [sources[0]!.url, sources[1]!.url] });
     expect(pieces.slice(0, 4)).toEqual(['Run ', '`npm install -g widget-cli` ', '[1]. ', 'Options live in the config file [2].']);
@@ -128,7 +128,7 @@ describe('model answers (loopback OpenAI-compatible server)', () => {
   });
 
   it('chat: passes the history and a custom system prompt; sources still appended', async () => {
-    fake.handle((_req, res) => streamPieces(res, ['The Deploy skill page says you need an SSH key.']));
+    fake.setMode('ok', { pieces: ['The Deploy skill page says you need an SSH key.'] });
     const history = [
       { role: 'user' as const, content: 'What is deploy?' },
       { role: 'assistant' as const, content: 'A skill.' },
@@ -143,7 +143,7 @@ describe('model answers (loopback OpenAI-compatible server)', () => {
   });
 
   it('a model that cites nothing cites all its sources', async () => {
-    fake.handle((_req, res) => streamPieces(res, ['Use npm.']));
+    fake.setMode('ok', { pieces: ['Use npm.'] });
     const { outcome } = await run({ llm: llm() });
     expect(outcome.citations).toEqual(sources.map((s) => s.url));
   });
@@ -164,11 +164,7 @@ describe('model answers (loopback OpenAI-compatible server)', () => {
   });
 
   it('a model that stops midway: extractive continuation (docs) or rethrow (assistant)', async () => {
-    fake.handle(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'Partial' } }] })}\n\n`);
-      setTimeout(() => res.destroy(), 20);
-    });
+    fake.setMode('midstream', { pieces: ['Partial'], delayMs: 20 });
     const a = await run({ llm: llm() });
     expect(a.outcome.backend).toBe('extractive');
     expect(a.outcome.fallbackReason).toMatch(/^model stream interrupted: /);
@@ -177,7 +173,7 @@ describe('model answers (loopback OpenAI-compatible server)', () => {
   });
 
   it('an abort stops the model stream and rejects with the reason (no fallback)', async () => {
-    fake.handle((_req, res) => streamPieces(res, ['a', 'b', 'c'], { delayMs: 200 }));
+    fake.setMode('ok', { pieces: ['a', 'b', 'c'], delayMs: 200 });
     const ac = new AbortController();
     const reason = new Error('client closed');
     const p = run({ llm: llm(), signal: ac.signal, onText: () => ac.abort(reason) });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmConfig } from '../../gateway/engine/llm.ts';
 import { LlmUnavailableError, backoffMs, chatCompletionsUrl, createLlmClient } from '../../gateway/engine/llm.ts';
-import { closedPort, sleep, streamPieces, useFakeOpenAi } from './openai-fake.ts';
+import { closedPort, sseChunk, useOpenAiServer } from '../helpers/openai-server.ts';
 
-const fake = useFakeOpenAi();
-const cfg = (over: Partial<LlmConfig> = {}): LlmConfig => ({ baseUrl: fake.baseUrl, model: 'test-model', connectTimeoutMs: 1000, totalTimeoutMs: 5000, retries: 2, ...over });
+const fake = useOpenAiServer();
+const cfg = (over: Partial<LlmConfig> = {}): LlmConfig => ({ baseUrl: fake.url, model: 'test-model', connectTimeoutMs: 1000, totalTimeoutMs: 5000, retries: 2, ...over });
 const messages = [{ role: 'user' as const, content: 'Hello?' }];
 
 async function collect(it: AsyncIterable<string>): Promise<string[]> {
@@ -31,7 +31,7 @@ describe('createLlmClient', () => {
   });
 
   it('streams the answer in several chunks as they arrive, with the bearer key and a streaming request', async () => {
-    fake.handle((_req, res) => streamPieces(res, ['The ', 'answer ', 'is ', '42.'], { delayMs: 15 }));
+    fake.setMode('ok', { pieces: ['The ', 'answer ', 'is ', '42.'], delayMs: 15 });
     const client = createLlmClient(cfg({ apiKey: 'sk-test' }));
     const pieces = await collect(client.streamChat(messages, { temperature: 0.2, maxTokens: 100 }));
     expect(pieces).toEqual(['The ', 'answer ', 'is ', '42.']);
@@ -43,44 +43,35 @@ describe('createLlmClient', () => {
   });
 
   it('sends no Authorization header without an API key', async () => {
-    fake.handle((_req, res) => streamPieces(res, ['ok']));
+    fake.setMode('ok', { pieces: ['ok'] });
     await collect(createLlmClient(cfg()).streamChat(messages));
     expect(fake.requests[0]!.headers.authorization).toBeUndefined();
   });
 
   it('yields pieces before the stream has ended (streaming, not buffering)', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    fake.handle(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'first' } }] })}\n\n`);
-      await gate;
-      res.end(`data: ${JSON.stringify({ choices: [{ delta: { content: ' second' } }] })}\n\ndata: [DONE]\n\n`);
-    });
+    fake.setMode('gated', { pieces: ['first', ' second'] });
     const it = createLlmClient(cfg()).streamChat(messages)[Symbol.asyncIterator]();
     expect((await it.next()).value).toBe('first');
-    release();
+    fake.release();
     expect((await it.next()).value).toBe(' second');
     expect((await it.next()).done).toBe(true);
   });
 
   it('stops at [DONE] even if the server keeps the connection open', async () => {
-    fake.handle((_req, res) => streamPieces(res, ['a', 'b'], { end: false }));
+    fake.setMode((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`${sseChunk('a')}${sseChunk('b')}data: [DONE]\n\n`); // and never end
+    });
     expect(await collect(createLlmClient(cfg()).streamChat(messages))).toEqual(['a', 'b']);
   });
 
   it('accepts a non-streaming JSON answer', async () => {
-    fake.handle((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'whole answer' } }] }));
-    });
+    fake.setMode('json', { pieces: ['whole answer'] });
     expect(await collect(createLlmClient(cfg()).streamChat(messages))).toEqual(['whole answer']);
   });
 
   it('a server that never answers gives LlmUnavailableError within a bounded time', async () => {
-    fake.handle(() => {
-      /* never respond */
-    });
+    fake.setMode('hang');
     const t0 = Date.now();
     const err = await failure(collect(createLlmClient(cfg({ connectTimeoutMs: 150, totalTimeoutMs: 2000, retries: 1 })).streamChat(messages)));
     expect(err.kind).toBe('timeout');
@@ -91,11 +82,7 @@ describe('createLlmClient', () => {
   });
 
   it('the total timeout bounds a stream that stalls after the first token (no retry after a token)', async () => {
-    fake.handle(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'partial' } }] })}\n\n`);
-      // then stall
-    });
+    fake.setMode('gated', { pieces: ['partial', 'never sent'] }); // then stall
     const got: string[] = [];
     const err = await failure(
       (async () => {
@@ -117,24 +104,24 @@ describe('createLlmClient', () => {
   });
 
   it('retries 5xx and 429 before the first token, then streams', async () => {
-    fake.handle((_req, res, _body, n) => {
+    fake.setMode((res, n) => {
       if (n === 1) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"overloaded"}');
       if (n === 2) return void res.writeHead(429, { 'retry-after': '0' }).end('slow down');
-      return streamPieces(res, ['finally']);
+      res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`${sseChunk('finally')}data: [DONE]\n\n`);
     });
     expect(await collect(createLlmClient(cfg({ retries: 2 })).streamChat(messages))).toEqual(['finally']);
     expect(fake.requests).toHaveLength(3);
   });
 
   it('gives up after the retries with the last status', async () => {
-    fake.handle((_req, res) => void res.writeHead(502).end('bad gateway'));
+    fake.setMode('error', { status: 502, message: 'bad gateway' });
     const err = await failure(collect(createLlmClient(cfg({ retries: 1 })).streamChat(messages)));
     expect(err).toMatchObject({ kind: 'http', status: 502, attempts: 2 });
     expect(fake.requests).toHaveLength(2);
   });
 
   it('does not retry other 4xx (e.g. a wrong key or model)', async () => {
-    fake.handle((_req, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"bad key"}}'));
+    fake.setMode('error', { status: 401, message: 'bad key' });
     const err = await failure(collect(createLlmClient(cfg({ retries: 3 })).streamChat(messages)));
     expect(err).toMatchObject({ kind: 'http', status: 401 });
     expect(err.message).toContain('bad key');
@@ -142,12 +129,7 @@ describe('createLlmClient', () => {
   });
 
   it('does not retry once a token has been streamed (connection dropped midway)', async () => {
-    fake.handle(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: 'half' } }] })}\n\n`);
-      await sleep(20);
-      res.destroy();
-    });
+    fake.setMode('midstream', { pieces: ['half'], delayMs: 20 });
     const got: string[] = [];
     const err = await failure(
       (async () => {
@@ -160,17 +142,17 @@ describe('createLlmClient', () => {
   });
 
   it('reports an error event in the stream and an empty answer as unavailable', async () => {
-    fake.handle((_req, res) => {
+    fake.setMode((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end(`data: ${JSON.stringify({ error: { message: 'model not loaded' } })}\n\n`);
     });
     expect((await failure(collect(createLlmClient(cfg()).streamChat(messages)))).message).toContain('model not loaded');
-    fake.handle((_req, res) => streamPieces(res, []));
+    fake.setMode('ok', { pieces: [] });
     expect((await failure(collect(createLlmClient(cfg()).streamChat(messages)))).message).toContain('empty');
   });
 
   it("an abort by the caller's signal rethrows its reason (not LlmUnavailableError)", async () => {
-    fake.handle((_req, res) => streamPieces(res, ['a', 'b', 'c', 'd'], { delayMs: 100 }));
+    fake.setMode('ok', { pieces: ['a', 'b', 'c', 'd'], delayMs: 100 });
     const ac = new AbortController();
     const reason = new Error('client went away');
     const got: string[] = [];

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskCompleteEvent, AskResponse, AskResultEvent, AskStartEvent, NlwebResult, API_VERSION } from '../../gateway/contract/docs-api.ts';
 import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { fixtureBuild } from '../helpers/manifest.ts';
-import { FAKE_ANSWER, startFakeLlm, type FakeLlm } from './fake-llm.ts';
+import { startOpenAiServer, type OpenAiServer } from '../helpers/openai-server.ts';
 import { expectApiHeaders, expectProblem, expectValid, readSse, roomyEnv, useGateway, type SseEvent } from './helpers.ts';
 import { postChunked } from '../helpers/raw-http.ts';
 
 const { distDir, manifest, site } = fixtureBuild();
 const gw = useGateway(distDir);
+const FAKE_ANSWER = ['The fake ', 'model says: ', 'see the docs.'];
 
 const ask = (base: string, qs: string, init?: RequestInit) => fetch(`${base}/ask${qs ? `?${qs}` : ''}`, init);
 const postJson = (base: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -265,17 +266,17 @@ describe('/ask as Server-Sent Events', () => {
 });
 
 describe('/ask with a model backend', () => {
-  let llm: FakeLlm;
+  let llm: OpenAiServer;
   let modelGw: RunningGateway;
-  let hangLlm: FakeLlm;
+  let hangLlm: OpenAiServer;
   let slowGw: RunningGateway;
 
   beforeAll(async () => {
-    llm = await startFakeLlm('ok');
-    hangLlm = await startFakeLlm('hang');
+    llm = await startOpenAiServer({ pieces: FAKE_ANSWER });
+    hangLlm = await startOpenAiServer({ mode: 'hang' });
     [modelGw, slowGw] = await Promise.all([
-      startGateway(distDir, { ...roomyEnv, LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '60000', LLM_RETRIES: '0' }),
-      startGateway(distDir, { ...roomyEnv, LLM_BASE_URL: hangLlm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '1000', LLM_CONNECT_TIMEOUT_MS: '500', LLM_RETRIES: '0' }),
+      startGateway(distDir, { ...roomyEnv, LLM_BASE_URL: llm.url, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '60000', LLM_RETRIES: '0' }),
+      startGateway(distDir, { ...roomyEnv, LLM_BASE_URL: hangLlm.url, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '1000', LLM_CONNECT_TIMEOUT_MS: '500', LLM_RETRIES: '0' }),
     ]);
   });
   afterAll(async () => {
@@ -284,7 +285,7 @@ describe('/ask with a model backend', () => {
   });
 
   it('answers from the model and says so in _meta', async () => {
-    llm.mode = 'ok';
+    llm.setMode('ok');
     const body = await askJson(await ask(modelGw.url, 'q=install&mode=generate'));
     expect(body._meta.answer_backend).toBe('model');
     expect(body.answer).toContain(FAKE_ANSWER.join(''));
@@ -292,18 +293,18 @@ describe('/ask with a model backend', () => {
     expect(s.text).toContain(FAKE_ANSWER.join(''));
     expect(s.complete._meta.answer_backend).toBe('model');
     // List mode never calls the model.
-    const before = llm.received;
+    const before = llm.requests.length;
     await askJson(await ask(modelGw.url, 'q=install'));
-    expect(llm.received).toBe(before);
+    expect(llm.requests.length).toBe(before);
   });
 
   it('falls back to the extractive answer when the model fails, and says why', async () => {
-    llm.mode = 'error';
+    llm.setMode('error');
     const body = await askJson(await ask(modelGw.url, 'q=install&mode=generate'));
     expect(body._meta.answer_backend).toBe('extractive');
     expect(body._meta.fallback_reason).toMatch(/\S/);
     expect(body.answer).toMatch(/\S/);
-    llm.mode = 'ok';
+    llm.setMode('ok');
   });
 
   it('falls back when the model is too slow', async () => {
@@ -316,7 +317,7 @@ describe('/ask with a model backend', () => {
   });
 
   it('stops the model call when the client disconnects', async () => {
-    llm.mode = 'trickle';
+    llm.setMode('trickle');
     const closedBefore = llm.closedEarly;
     const controller = new AbortController();
     const res = await ask(modelGw.url, 'q=install&mode=generate&streaming=true', { signal: controller.signal });
@@ -332,6 +333,6 @@ describe('/ask with a model backend', () => {
     // The gateway aborts its request to the model (whose own timeout is 60 s).
     for (let i = 0; i < 200 && llm.closedEarly === closedBefore; i++) await new Promise((r) => setTimeout(r, 50));
     expect(llm.closedEarly).toBe(closedBefore + 1);
-    llm.mode = 'ok';
+    llm.setMode('ok');
   });
 });

@@ -23,7 +23,7 @@ export function postChunked(baseUrl: string, path: string, headers: Record<strin
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
     const received: Buffer[] = [];
-    socket.on('data', (d) => received.push(d));
+    socket.on('data', (d: Buffer) => received.push(d));
     socket.on('error', () => {}); // EPIPE / ECONNRESET once the server has answered and closed
     socket.on('close', () => {
       const raw = Buffer.concat(received);
@@ -36,10 +36,10 @@ export function postChunked(baseUrl: string, path: string, headers: Record<strin
         const colon = line.indexOf(':');
         h.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
       }
-      let body = raw.subarray(split + 4);
-      if (/chunked/i.test(h.get('transfer-encoding') ?? '')) body = decodeChunked(body);
+      const rest: Buffer = raw.subarray(split + 4);
+      const body = /chunked/i.test(h.get('transfer-encoding') ?? '') ? decodeChunked(rest) : rest;
       h.delete('transfer-encoding');
-      resolve(new Response(body, { status, headers: h }));
+      resolve(new Response(new Uint8Array(body), { status, headers: h }));
     });
     socket.on('connect', async () => {
       const head = [`POST ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Transfer-Encoding: chunked', 'Connection: close'];

@@ -1,8 +1,17 @@
 // Starts the real gateway (`node gateway/server.ts`) for the assistant tests and
 // waits until the assistant app (ASSISTANT_PORT) answers too.
 import { startGateway, type RunningGateway } from '../../helpers/gateway.ts';
+import { startOpenAiServer, type OpenAiServer } from '../../helpers/openai-server.ts';
 
 export const SITE = 'https://portfolio.example.test';
+
+/** The model's answer in the assistant tests, as the chunks it streams. */
+export const defaultPieces = ['Robin led the ', 'Harbor docs search project ', 'in 2024, according to ', 'the Projects page.'];
+
+/** The loopback model backend: answers with `defaultPieces`, a short pause before each so that they arrive as several chunks. */
+export function startModelServer(): Promise<OpenAiServer> {
+  return startOpenAiServer({ pieces: defaultPieces, delayMs: 25 });
+}
 
 export async function startAssistantGateway(distDir: string, env: Record<string, string> = {}): Promise<RunningGateway> {
   const gw = await startGateway(distDir, { ASSISTANT_SITE_URL: SITE, ...env });
