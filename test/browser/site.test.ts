@@ -307,6 +307,9 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
         await page.getByRole('button', { name: /search/i }).click();
         await page.keyboard.type(word);
         await page.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
+        // Pagefind draws loading skeletons (text the colour of its background) until each
+        // result's data arrives; measure the results, not the skeletons.
+        await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0, null, { timeout: 10_000 });
         expect(await page.evaluate(auditContrast), `${scheme} ${viewport.width}px search`).toEqual([]);
         await context.close();
       }
