@@ -1,6 +1,8 @@
 // The assistant site's h3 app (ASSISTANT_PORT, public origin ASSISTANT_SITE_URL):
 // POST /api/chat, POST /ask, /api/mcp and the portfolio tree. Every response carries
 // X-RateLimit-Limit/Remaining/Reset; every non-2xx is `{error, code}`.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { H3, type H3Event } from 'h3';
 import type { GatewayConfig } from '../config.ts';
 import { ASK_PATH, CHAT_PATH, MCP_PATH } from '../contract/assistant-api.ts';
@@ -53,7 +55,9 @@ export function createAssistantApp(config: GatewayConfig): AssistantApp {
   let services: Promise<Services> | undefined;
   const loadServices = (): Promise<Services> => {
     services ??= (async () => {
-      engine = await createSearchEngine({ siteDir: a.siteDir, workers: 1 });
+      // the build's prebuilt engine index of the portfolio tree, when present (src/integration/search-index.ts)
+      const prebuilt = join(config.distDir, 'search-index', 'portfolio');
+      engine = await createSearchEngine({ siteDir: a.siteDir, workers: 1, cacheBytes: 8 * 1024 * 1024, prebuiltIndexDir: existsSync(prebuilt) ? prebuilt : undefined });
       const corpus = await loadCorpus(a.siteDir, siteUrl, engine);
       const owner = corpus.pages.get('/')?.title ?? corpus.manifest.site.name;
       return { engine, corpus, systemPrompt: assistantSystemPrompt({ siteName: corpus.manifest.site.name, ownerName: owner, siteUrl }) };

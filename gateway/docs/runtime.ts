@@ -48,7 +48,14 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
     console.error(`[docs] search index missing: ${entryFile} does not exist (run \`npm run build\`)`);
   } else {
     try {
-      engine = await createSearchEngine({ siteDir: config.siteDir, workers: config.search.workers, cacheSize: config.search.cacheSize });
+      // the build's prebuilt engine index (src/integration/search-index.ts), when present and of this build
+      const prebuiltIndexDir = join(config.distDir, 'search-index', 'site');
+      engine = await createSearchEngine({
+        siteDir: config.siteDir,
+        workers: config.search.workers,
+        cacheSize: config.search.cacheSize,
+        prebuiltIndexDir: existsSync(prebuiltIndexDir) ? prebuiltIndexDir : undefined,
+      });
     } catch (err) {
       console.error(`[docs] search index unreadable: ${(err as Error).message}`);
     }

@@ -27,7 +27,14 @@ const cursorDetail = {
   foreign: '`cursor` belongs to another query, tag or build of the site; repeat the search without `cursor` to start over.',
 } as const;
 
-export async function searchPage(rt: DocsRuntime, input: SearchPageInput): Promise<SearchPage> {
+/** One page of search results as the API's JSON body (built and cached by the engine; see SearchEngine.searchBody). */
+export interface SearchBodyPage {
+  total: number;
+  body: Buffer<ArrayBuffer>;
+  nextCursor?: string;
+}
+
+function pageWindow(rt: DocsRuntime, input: SearchPageInput) {
   const engine = requireEngine(rt);
   const fp = fingerprint(input.query, input.tag, engine.buildId);
   let offset = 0;
@@ -38,10 +45,24 @@ export async function searchPage(rt: DocsRuntime, input: SearchPageInput): Promi
     offset = c.offset;
     limit ??= c.limit;
   }
+  const next = (count: number, total: number) => {
+    const end = offset + count;
+    return limit !== undefined && count > 0 && end < total ? encodeCursor(end, limit, fp) : undefined;
+  };
+  return { engine, offset, limit, next };
+}
+
+export async function searchPage(rt: DocsRuntime, input: SearchPageInput): Promise<SearchPage> {
+  const { engine, offset, limit, next } = pageWindow(rt, input);
   const { total, hits } = await engine.search(input.query, { tag: input.tag, offset, limit, signal: input.signal });
-  const end = offset + hits.length;
-  const nextCursor = limit !== undefined && hits.length > 0 && end < total ? encodeCursor(end, limit, fp) : undefined;
-  return { total, hits, nextCursor };
+  return { total, hits, nextCursor: next(hits.length, total) };
+}
+
+/** The same page as searchPage, serialized: the body is `JSON.stringify(hits.map(toSearchResult))`, byte for byte. */
+export async function searchBodyPage(rt: DocsRuntime, input: SearchPageInput): Promise<SearchBodyPage> {
+  const { engine, offset, limit, next } = pageWindow(rt, input);
+  const { total, count, body } = await engine.searchBody(input.query, { tag: input.tag, offset, limit, signal: input.signal });
+  return { total, body, nextCursor: next(count, total) };
 }
 
 export function toSearchResult(hit: SearchHit): SearchResultT {

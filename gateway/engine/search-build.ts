@@ -1,6 +1,6 @@
 /**
  * Child-process entry that builds one index segment and writes it to a file:
- *   node search-build.ts <siteDir> <segment> <segments> <outFile> <fingerprint>
+ *   node search-build.ts <siteDir> <segment> <segments> <outFile> <fingerprint> [mode, octal; default 600]
  * Run as a separate process (not a worker thread) so the build's transient memory goes back to the OS when it exits.
  */
 import { checkBundle, listBundlePages, readFragments } from './pagefind-bundle.ts';
@@ -15,7 +15,8 @@ export function segmentRange(total: number, k: number, n: number): [number, numb
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [siteDir, ks, ns, out, fingerprint] = argv;
+  const [siteDir, ks, ns, out, fingerprint, modeArg] = argv;
+  const mode = modeArg ? parseInt(modeArg, 8) : 0o600;
   const k = Number(ks);
   const n = Number(ns);
   if (!siteDir || !out || !fingerprint || !Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 1 || k >= n) {
@@ -29,7 +30,7 @@ async function main(argv: string[]): Promise<void> {
   const [from, to] = segmentRange(pages.length, k, n);
   const mine = pages.slice(from, to);
   const seg = buildSegment(readFragments(dir, mine), mine.length, fallback);
-  writeSegmentFile(out, seg, fingerprint);
+  writeSegmentFile(out, seg, fingerprint, mode);
 }
 
 if (import.meta.main) {

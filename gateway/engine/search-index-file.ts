@@ -3,7 +3,7 @@
  * Layout: "ADSIDX" + u16 format version, u32 header length, header JSON (pages, vocab, array table),
  * then the typed arrays, each 8-byte aligned.
  */
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import type { PageInfo, SegmentData } from './search-index.ts';
 
 export const INDEX_FORMAT_VERSION = 1;
@@ -26,8 +26,8 @@ interface Meta {
 const align8 = (n: number) => (n + 7) & ~7;
 const PREFIX = 16; // magic(6) version(u16) metaLen(u32) dataLen(u32)
 
-/** Writes the segment atomically (temp file + rename). */
-export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: string): void {
+/** Writes the segment atomically (temp file + rename); mode 0600 unless told (0644 for a build-output index). */
+export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: string, mode = 0o600): void {
   const arrays: Meta['arrays'] = [];
   let off = 0;
   for (const [name, type] of ARRAYS) {
@@ -48,7 +48,7 @@ export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: st
   pre.writeUInt32LE(meta.length, 8);
   pre.writeUInt32LE(data.length, 12);
   const tmp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w', 0o600);
+  const fd = openSync(tmp, 'w', mode);
   const pad = Buffer.alloc(8);
   try {
     writeSync(fd, pre);
@@ -66,6 +66,7 @@ export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: st
   } finally {
     closeSync(fd);
   }
+  if (mode !== 0o600) chmodSync(tmp, mode); // not narrowed by the umask: the gateway may run as another user
   renameSync(tmp, file);
 }
 

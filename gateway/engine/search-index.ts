@@ -322,6 +322,17 @@ export interface IndexOptions {
   excerptWords?: number;
 }
 
+/**
+ * Ranks (0-based, in a whole ranking) whose excerpt is computed for the query (the window around the densest
+ * matches). Beyond them — the long tail of an unlimited query for a common term, thousands of hits — a hit keeps its
+ * query-dependent section (url, type) but its excerpt is the static start of that section: the same plain text, no
+ * window search, so an unlimited query costs a ranking and a concatenation rather than thousands of excerpts.
+ */
+export const FULL_EXCERPT_RANKS = 250;
+const NO_MATCHES: number[] = [];
+/** Bound of the per-worker memo of static hits (≈350 bytes each: ≤ ≈12 MB per worker). */
+const STATIC_MEMO_MAX = 30_000;
+
 interface Variant { term: string; sim: number; ids: Int32Array /* per segment, -1 absent */ }
 
 const K1 = 1.2;
@@ -350,6 +361,11 @@ export class SearchIndex {
   private readonly tlist: Int32Array;
   private readonly titleLen: Uint16Array;
   private readonly docLen: Float32Array;
+  private readonly titlesJson: string[];
+  /** Static hits beyond the query-excerpt ranks, by (page, section, kind): see staticPrefix. */
+  private readonly staticMemo = new Map<number, string>();
+  private secBody = new Int32Array(64);
+  private secHead = new Int32Array(64);
   private gen = 0;
   private tgen = 0;
 
@@ -368,6 +384,8 @@ export class SearchIndex {
     this.nDocs = n;
     this.avgdl = n > 0 ? totalLen / n : 1;
     this.typeOf = new Uint8Array(n);
+    this.titlesJson = [];
+    for (const s of segments) for (let i = 0; i < s.nPages; i++) this.titlesJson.push(JSON.stringify(s.pages[i]!.title));
     const urls: { u: string; d: number }[] = [];
     segments.forEach((s, k) => {
       for (let i = 0; i < s.nPages; i++) {
@@ -561,8 +579,12 @@ export class SearchIndex {
     return sets;
   }
 
-  /** Builds the SearchHit of one ranked page: granularity page / heading / text, plain-text excerpt. */
-  hit(doc: number, score: number, titleMatch: boolean, sets: Uint8Array[]): SearchHit {
+  /**
+   * Builds the SearchHit of one ranked page: granularity page / heading / text, plain-text excerpt. The hit's
+   * section (url, type) always depends on the query; the excerpt is the window around the densest matches when
+   * `queryExcerpt` (the top of a ranking, see FULL_EXCERPT_RANKS), else the static start of that section.
+   */
+  hit(doc: number, score: number, titleMatch: boolean, sets: Uint8Array[], queryExcerpt = true): SearchHit {
     const [s, i, k] = this.locate(doc);
     const set = sets[k]!;
     const page = s.pages[i]!;
@@ -574,15 +596,9 @@ export class SearchIndex {
       const t = tok[p0 + p]!;
       if (t >= 0 && set[t] === 1) matched.push(p);
     }
+    const near = queryExcerpt ? matched : NO_MATCHES;
     const anchors = page.anchors;
-    const pageType = CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs';
-    const base = { title: page.title, score, pageType, section: page.section, path: page.url };
-
-    if (titleMatch) {
-      const skip = skipTitle(page, s, i, nW);
-      const content = this.excerpt(s, i, skip, nW, matched, skip);
-      return { id: hitId(page.url), url: page.url, type: 'page', content, ...base };
-    }
+    if (titleMatch) return this.hitAt(doc, score, true, -2, false, near);
     // best section: intro [0, a0) or anchor k [a_k, a_k+1); heading-text matches weigh 3x
     let best = -1;
     let bestScore = -1;
@@ -606,10 +622,27 @@ export class SearchIndex {
         bestHeadingHit = head > 0;
       }
     }
+    return this.hitAt(doc, score, false, best, bestHeadingHit, near);
+  }
+
+  /** The hit of a page for a chosen section (-2: page hit, -1: intro, k: anchor k), excerpt around `near`. */
+  private hitAt(doc: number, score: number, titleMatch: boolean, best: number, bestHeadingHit: boolean, near: number[]): SearchHit {
+    const [s, i] = this.locate(doc);
+    const page = s.pages[i]!;
+    const nW = s.posStart[i + 1]! - s.posStart[i]!;
+    const anchors = page.anchors;
+    const pageType = CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs';
+    const base = { title: page.title, score, pageType, section: page.section, path: page.url };
+
+    if (titleMatch) {
+      const skip = skipTitle(page, s, i, nW);
+      const content = this.excerpt(s, i, skip, nW, near, skip);
+      return { id: hitId(page.url), url: page.url, type: 'page', content, ...base };
+    }
     if (best < 0) {
       const introEnd = anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW;
       const skip = skipTitle(page, s, i, nW);
-      const content = this.excerpt(s, i, skip < introEnd ? skip : 0, introEnd, matched, skip);
+      const content = this.excerpt(s, i, skip < introEnd ? skip : 0, introEnd, near, skip);
       return { id: hitId(page.url), url: page.url, type: 'text', content, ...base };
     }
     const a = anchors[best]!;
@@ -618,11 +651,11 @@ export class SearchIndex {
     const url = `${page.url}#${a.id}`;
     if (a.heading && bestHeadingHit) {
       const bodyFrom = Math.min(to, from + a.words);
-      const ex = bodyFrom < to ? this.excerpt(s, i, bodyFrom, to, matched, bodyFrom) : '';
+      const ex = bodyFrom < to ? this.excerpt(s, i, bodyFrom, to, near, bodyFrom) : '';
       const content = a.text ? (ex ? `${a.text} — ${ex}` : a.text) : ex;
       return { id: hitId(url), url, type: 'heading', content, ...base };
     }
-    const content = this.excerpt(s, i, a.heading ? Math.min(to, from + a.words) : from, to, matched, from);
+    const content = this.excerpt(s, i, a.heading ? Math.min(to, from + a.words) : from, to, near, from);
     return { id: hitId(url), url, type: 'text', content, ...base };
   }
 
@@ -657,6 +690,92 @@ export class SearchIndex {
     const text = toPlainText(Buffer.from(s.content.buffer, s.content.byteOffset + b0, b1 - b0).toString('utf8'));
     if (!text) return '';
     return `${start > 0 && start > from ? '… ' : ''}${text}${end < to ? ' …' : ''}`;
+  }
+
+  /** The page title of a doc as JSON text (query-independent; computed once per worker at install). */
+  titleJson(doc: number): string {
+    return this.titlesJson[doc]!;
+  }
+
+  /**
+   * The JSON text of the search API's result array (SearchResult: id, url, type, title, content, score — byte for
+   * byte what JSON.stringify of those objects gives) for ranked pages `docs` starting at rank `fromRank`.
+   */
+  resultsJson(docs: Int32Array, scores: Float64Array, titleMatch: Uint8Array, fromRank: number, sets: Uint8Array[]): string {
+    const n = docs.length;
+    if (n === 0) return '[]';
+    const parts = new Array<string>(n);
+    for (let k = 0; k < n; k++) {
+      const d = docs[k]!;
+      const tm = titleMatch[k] === 1;
+      if (fromRank + k < FULL_EXCERPT_RANKS) {
+        const h = this.hit(d, scores[k]!, tm, sets, true);
+        parts[k] = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[d]!},"content":${JSON.stringify(h.content)},"score":${JSON.stringify(scores[k]!)}}`;
+      } else {
+        parts[k] = `${this.staticPrefix(d, tm, sets)}${JSON.stringify(scores[k]!)}}`;
+      }
+    }
+    return `[${parts.join(',')}]`;
+  }
+
+  /**
+   * A hit beyond the query-excerpt ranks as JSON text up to `"score":` — its section (one pass over the page's words
+   * counting matches per section, no position list) then a memo of the static hit of (page, section, kind), which is
+   * the same for every query landing there: `{"id":…,"url":…,"type":…,"title":…,"content":…,"score":`.
+   */
+  private staticPrefix(doc: number, titleMatch: boolean, sets: Uint8Array[]): string {
+    let best = -2; // -2: page hit (title match), -1: intro, k: anchor k
+    let headingHit = 0;
+    if (!titleMatch) {
+      const [s, i, k] = this.locate(doc);
+      const set = sets[k]!;
+      const anchors = s.pages[i]!.anchors;
+      const nA = anchors.length;
+      let body = this.secBody;
+      let head = this.secHead;
+      if (body.length < nA + 1) {
+        this.secBody = body = new Int32Array(nA + 1);
+        this.secHead = head = new Int32Array(nA + 1);
+      } else {
+        body.fill(0, 0, nA + 1);
+        head.fill(0, 0, nA + 1);
+      }
+      const p0 = s.posStart[i]!;
+      const nW = s.posStart[i + 1]! - p0;
+      const tok = s.tok;
+      let a = -1;
+      let nextLoc = nA > 0 ? anchors[0]!.loc : nW + 1;
+      let hEnd = 0;
+      for (let p = 0; p < nW; p++) {
+        const t = tok[p0 + p]!;
+        if (t < 0 || set[t] !== 1) continue;
+        if (p >= nextLoc) {
+          while (a + 1 < nA && anchors[a + 1]!.loc <= p) a++;
+          nextLoc = a + 1 < nA ? anchors[a + 1]!.loc : nW + 1;
+          hEnd = anchors[a]!.heading ? anchors[a]!.loc + anchors[a]!.words : anchors[a]!.loc;
+        }
+        if (a >= 0 && p < hEnd) head[a + 1]!++;
+        else body[a + 1]!++;
+      }
+      let bestScore = -1;
+      for (let j = 0; j <= nA; j++) {
+        const sc = body[j]! + 3 * head[j]!;
+        if (sc > bestScore) {
+          bestScore = sc;
+          best = j - 1;
+          headingHit = head[j]! > 0 ? 1 : 0;
+        }
+      }
+    }
+    const key = (doc * 65536 + (best + 2)) * 2 + headingHit;
+    let out = this.staticMemo.get(key);
+    if (out === undefined) {
+      const h = this.hitAt(doc, 0, titleMatch, best, headingHit === 1, NO_MATCHES);
+      out = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[doc]!},"content":${JSON.stringify(h.content)},"score":`;
+      if (this.staticMemo.size >= STATIC_MEMO_MAX) this.staticMemo.clear();
+      this.staticMemo.set(key, out);
+    }
+    return out;
   }
 
   /** Page metadata by global doc id (for callers that need titles/urls without a query). */

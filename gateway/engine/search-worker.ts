@@ -1,19 +1,25 @@
 /**
  * Search worker thread. Protocol (request → reply, correlated by `id`):
  *   install     { buffers: SharedArrayBuffer[] }  → page count (segment files, shared between all workers)
- *   search      { terms, tag, match, offset, limit } → { docs, scores, titleMatch, hits: [rank, SearchHit][] }
- *   materialize { terms, items: [doc, score, titleMatch][] } → SearchHit[]
+ *   search      { terms, tag, match, offset, limit, body? } → { docs, scores, titleMatch, hits: [rank, SearchHit][], body? }
+ *               (with `body`: the slice as the search API's JSON array, UTF-8 bytes — transferred, not copied — and
+ *               no hits)
+ *   materialize { terms, items: [doc, score, titleMatch, rank][] } → SearchHit[]
+ *   body        { terms, docs, scores, titleMatch, from } → Uint8Array (the JSON array of ranks from.., transferred)
  * Replies: { id, ok: true, result } | { id, ok: false, error: { message, stack } }.
  */
 import { parentPort } from 'node:worker_threads';
 import type { ContentType, SearchHit } from './search-index.ts';
-import { SearchIndex } from './search-index.ts';
+import { FULL_EXCERPT_RANKS, SearchIndex } from './search-index.ts';
 import { segmentFromBuffer } from './search-index-file.ts';
 
 type Req =
   | { id: number; op: 'install'; buffers: SharedArrayBuffer[] }
-  | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number }
-  | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number][] };
+  | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number; body?: boolean }
+  | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number, number][] }
+  | { id: number; op: 'body'; terms: string[]; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; from: number };
+
+const utf8 = new TextEncoder();
 
 let index: SearchIndex | undefined;
 
@@ -39,18 +45,32 @@ port.on('message', (req: Req) => {
         const total = r.docs.length;
         const end = req.limit === undefined ? total : Math.min(total, req.offset + req.limit);
         const hits: [number, SearchHit][] = [];
-        if (end > req.offset) {
+        let body: Uint8Array | undefined;
+        if (req.body) {
+          const sets = end > req.offset ? idx.matchSets(req.terms) : [];
+          const from = Math.min(req.offset, end);
+          body = utf8.encode(idx.resultsJson(r.docs.subarray(from, end), r.scores.subarray(from, end), r.titleMatch.subarray(from, end), from, sets));
+        } else if (end > req.offset) {
           const sets = idx.matchSets(req.terms);
-          for (let k = req.offset; k < end; k++) hits.push([k, idx.hit(r.docs[k]!, r.scores[k]!, r.titleMatch[k] === 1, sets)]);
+          for (let k = req.offset; k < end; k++) hits.push([k, idx.hit(r.docs[k]!, r.scores[k]!, r.titleMatch[k] === 1, sets, k < FULL_EXCERPT_RANKS)]);
         }
-        port.postMessage({ id: req.id, ok: true, result: { docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits } }, [r.docs.buffer, r.scores.buffer, r.titleMatch.buffer] as ArrayBuffer[]);
+        const transfer = [r.docs.buffer, r.scores.buffer, r.titleMatch.buffer] as ArrayBuffer[];
+        if (body) transfer.push(body.buffer as ArrayBuffer);
+        port.postMessage({ id: req.id, ok: true, result: { docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits, body } }, transfer);
         return;
       }
       case 'materialize': {
         const idx = need();
         const sets = idx.matchSets(req.terms);
-        const hits = req.items.map(([doc, score, tm]) => idx.hit(doc, score, tm === 1, sets));
+        const hits = req.items.map(([doc, score, tm, rank]) => idx.hit(doc, score, tm === 1, sets, rank < FULL_EXCERPT_RANKS));
         port.postMessage({ id: req.id, ok: true, result: hits });
+        return;
+      }
+      case 'body': {
+        const idx = need();
+        const sets = req.docs.length > 0 ? idx.matchSets(req.terms) : [];
+        const body = utf8.encode(idx.resultsJson(req.docs, req.scores, req.titleMatch, req.from, sets));
+        port.postMessage({ id: req.id, ok: true, result: body }, [body.buffer as ArrayBuffer]);
         return;
       }
       default:

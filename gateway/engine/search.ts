@@ -6,16 +6,25 @@
  * build id and the engine code) or build them in parallel child processes (search-build.ts), and install them —
  * SharedArrayBuffers, shared not copied — into every query worker.
  *
+ * Startup loads, in this order: the build's prebuilt index (`prebuiltIndexDir`, i.e. `<DIST_DIR>/search-index/<tree>`
+ * written by the build, read-only), the index cache, or builds it.
+ *
  * Query flow (see search-index.ts for the index itself):
  *   1. main thread: validate options, canonicalize the query (text.ts queryTerms: normalized, stemmed, stopwords
  *      dropped, sorted terms);
- *   2. LRU lookup keyed by (buildId, tag, match, terms): an entry holds the full ranking (typed arrays) plus the
- *      SearchHits already materialized; a slice whose hits are all present is answered from memory, returning the
- *      same frozen array for the same slice (callers may cache serialized bodies in a WeakMap keyed by it);
- *   3. miss: one round trip to the least-busy worker ranks every matching page and materializes only the requested
- *      slice (up to 250 hits); concurrent identical misses share one in-flight request;
- *   4. a later page of a cached ranking (cursor pagination), or the rest of an unlimited request, is materialized
- *      by workers in chunks of 250 hits, so no single reply is large to deserialize on the main thread.
+ *   2. LRU lookup keyed by (buildId, tag, match, terms): an entry holds the full ranking (typed arrays) plus what was
+ *      rendered of it — SearchHits (search(), for /ask, MCP, the assistant) and serialized response bodies per slice
+ *      (searchBody(), for GET /api/search); a slice already rendered is answered from memory (the same frozen hits
+ *      array, or the same Buffer, for the same slice);
+ *   3. miss: one round trip to the least-busy worker ranks every matching page and renders the requested slice;
+ *      concurrent identical misses share one in-flight request;
+ *   4. a later page of a cached ranking (cursor pagination) is rendered by a worker: hits in chunks of 250 (each reply
+ *      is deserialized on the main thread), bodies whole (bytes, transferred — no copy, no parsing).
+ * Excerpts: the first FULL_EXCERPT_RANKS (250) ranks of a ranking get a query-dependent excerpt (the window around
+ * the densest matches of the hit's section); ranks beyond get the static start of that same section (still plain
+ * text, still the query-dependent section/url/type). An unlimited query for a common term (≈10,000 hits) thus costs
+ * a ranking plus a concatenation of per-hit JSON in a worker (titles are JSON-encoded once per worker at install),
+ * not thousands of excerpt searches and a main-thread JSON.stringify.
  * Nothing query-related runs on the main thread besides the cache and the slicing.
  */
 import { spawn } from 'node:child_process';
@@ -51,6 +60,12 @@ export interface SearchOptions {
 export interface SearchEngine {
   /** Deterministic for a given (query, tag, build): same order every time. Returns the slice [offset, offset+limit) and the total. */
   search(query: string, opts?: SearchOptions): Promise<{ total: number; hits: SearchHit[] }>;
+  /**
+   * The same slice as `search`, as the search API's response body: the JSON array of SearchResults (id, url, type,
+   * title, content, score — exactly JSON.stringify of those objects), built in a worker and cached per slice, so a
+   * repeated query costs the main thread a memory write. `count` is the number of results in it.
+   */
+  searchBody(query: string, opts?: SearchOptions): Promise<{ total: number; count: number; body: Buffer<ArrayBuffer> }>;
   readonly buildId: string;
   /** Number of indexed pages. */
   readonly pageCount: number;
@@ -76,7 +91,7 @@ export interface CreateSearchEngineOptions {
   workers?: number;
   /** Max cached query results (default 2000). 0 disables the cache. */
   cacheSize?: number;
-  /** Max estimated bytes of cached results (default 96 MiB). */
+  /** Max estimated bytes of cached results (default 64 MiB). */
   cacheBytes?: number;
   /**
    * Where built index segments are kept between starts (keyed by a fingerprint of the bundle, the manifest and the
@@ -84,12 +99,25 @@ export interface CreateSearchEngineOptions {
    * under the OS temp dir; `false`: build into a temp dir and delete it after loading.
    */
   indexCacheDir?: string | false;
+  /**
+   * A read-only prebuilt index (the build output's `<distDir>/search-index`, see prepareSearchIndex): loaded when it
+   * holds the index of this bundle (same fingerprint), never written; otherwise indexCacheDir applies as usual.
+   */
+  prebuiltIndexDir?: string;
 }
 
 export const DEFAULT_CACHE_SIZE = 2000;
 /** Hits materialized per worker round trip (bounds the main thread's deserialization work per message). */
 const MATERIALIZE_CHUNK = 250;
-export const DEFAULT_CACHE_BYTES = 96 * 1024 * 1024;
+/** Cached rankings, hits and serialized bodies (an unlimited common-term body is ≈3.5 MB at 10,000 pages). */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * V8 heap caps of a query worker: the index lives in SharedArrayBuffers (outside the heap); a worker's heap holds the
+ * page metadata of the segments (≈30 MB at 10,000 pages), the static-hit memo (≤ ≈12 MB) and one query's transient
+ * strings (≤ ≈15 MB for an unlimited 10,000-hit body). Without a cap, V8 lets garbage grow to hundreds of MB per
+ * worker before collecting. A worker that still runs out is replaced (its in-flight requests fail).
+ */
+const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 96 };
 
 export function defaultWorkerCount(): number {
   return Math.max(2, Math.min(4, availableParallelism()));
@@ -103,6 +131,9 @@ interface Entry {
   hits: (SearchHit | undefined)[];
   /** Frozen slices handed out, by "offset:end" (stable identity for repeated identical requests). */
   slices: Map<string, SearchHit[]>;
+  /** Serialized result arrays (searchBody), by "offset:end", and those being built. */
+  bodies: Map<string, Buffer<ArrayBuffer>>;
+  pendingBodies: Map<string, Promise<Buffer<ArrayBuffer>>>;
   bytes: number;
 }
 
@@ -131,7 +162,7 @@ class Pool {
   }
 
   private spawn(slot: number): { w: Worker; busy: number; dead: boolean } {
-    const w = new Worker(WORKER_URL, { name: `search-${slot}` });
+    const w = new Worker(WORKER_URL, { name: `search-${slot}`, resourceLimits: WORKER_RESOURCE_LIMITS });
     const rec = { w, busy: 0, dead: false };
     w.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: { message: string; stack?: string } }) => {
       const p = this.pending.get(msg.id);
@@ -303,22 +334,53 @@ function findCached(dir: string, fingerprint: string): string[] | undefined {
   return undefined;
 }
 
-/** Loads the cached segment files for this fingerprint or builds them (in parallel child processes). */
-async function loadOrBuildSegments(siteDir: string, fingerprint: string, parallel: number, cacheDir: string | false | undefined): Promise<{ buffers: SharedArrayBuffer[]; built: number }> {
-  const base = cacheDirFor(cacheDir);
+/** Loads the segment files of `files` into SharedArrayBuffers, checking each one's fingerprint. */
+function loadFiles(files: string[], fingerprint: string): SharedArrayBuffer[] {
+  return files.map((f) => {
+    const sab = readSegmentFile(f);
+    if (checkSegmentBuffer(sab).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
+    return sab;
+  });
+}
+
+interface SegmentSource {
+  /** Writable cache (private by default) — see CreateSearchEngineOptions.indexCacheDir. */
+  cacheDir: string | false | undefined;
+  /** Read-only prebuilt index (the build output's search-index/): used when it holds this fingerprint, never written. */
+  prebuiltDir?: string;
+  /** Write into cacheDir as a build output: directory 0755, files 0644, other fingerprints removed. */
+  publish?: boolean;
+}
+
+/** Loads the segment files for this fingerprint (prebuilt, then cached) or builds them (in parallel child processes). */
+async function loadOrBuildSegments(siteDir: string, fingerprint: string, parallel: number, src: SegmentSource): Promise<{ buffers: SharedArrayBuffer[]; built: number; from: 'prebuilt' | 'cache' | 'built' }> {
+  if (src.prebuiltDir) {
+    const files = findCached(src.prebuiltDir, fingerprint);
+    if (files) {
+      try {
+        return { buffers: loadFiles(files, fingerprint), built: 0, from: 'prebuilt' };
+      } catch {
+        /* unreadable or stale: fall through to the cache / a rebuild (never written: it belongs to the build) */
+      }
+    }
+  }
+  const publish = src.publish === true && typeof src.cacheDir === 'string';
+  let base: string | undefined;
+  if (publish) {
+    mkdirSync(src.cacheDir as string, { recursive: true, mode: 0o755 });
+    base = src.cacheDir as string;
+  } else base = cacheDirFor(src.cacheDir);
   if (base) {
     const files = findCached(base, fingerprint);
     if (files) {
       try {
-        const buffers = files.map((f) => {
-          const sab = readSegmentFile(f);
-          if (checkSegmentBuffer(sab).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
-          return sab;
-        });
-        const now = new Date();
-        for (const f of files) utimesSync(f, now, now);
-        pruneOld(base);
-        return { buffers, built: 0 };
+        const buffers = loadFiles(files, fingerprint);
+        if (!publish) {
+          const now = new Date();
+          for (const f of files) utimesSync(f, now, now);
+          pruneOld(base);
+        }
+        return { buffers, built: 0, from: 'cache' };
       } catch {
         for (const f of files) rmSync(f, { force: true });
       }
@@ -328,14 +390,15 @@ async function loadOrBuildSegments(siteDir: string, fingerprint: string, paralle
   try {
     const n = Math.max(1, parallel);
     const files = Array.from({ length: n }, (_, k) => join(dir, `${fingerprint}-${k}of${n}.idx`));
-    await Promise.all(files.map((f, k) => runBuilder([siteDir, String(k), String(n), f, fingerprint])));
+    await Promise.all(files.map((f, k) => runBuilder([siteDir, String(k), String(n), f, fingerprint, publish ? '644' : '600'])));
     const buffers = files.map((f) => {
       const sab = readSegmentFile(f);
       checkSegmentBuffer(sab);
       return sab;
     });
-    if (base) pruneOld(base);
-    return { buffers, built: n };
+    if (publish) pruneOld(base!, fingerprint);
+    else if (base) pruneOld(base);
+    return { buffers, built: n, from: 'built' };
   } finally {
     if (!base) rmSync(dir, { recursive: true, force: true });
   }
@@ -356,19 +419,22 @@ export function defaultBuildParallelism(): number {
 
 /**
  * Builds the search index of a site into the index cache without starting workers — e.g. at the end of the site
- * build, so the gateway's first start only loads it (cold start). Same `indexCacheDir` semantics as createSearchEngine.
+ * build, so the gateway's first start only loads it (cold start). Same `indexCacheDir` semantics as createSearchEngine,
+ * except with `publish: true` (the build output's `<distDir>/search-index`, read by the gateway through
+ * `prebuiltIndexDir`): the directory is created 0755 and the files 0644 — readable by a gateway running as another
+ * user; they hold only what the public Pagefind bundle already holds — and index files of other builds are removed.
  */
-export async function prepareSearchIndex(opts: { siteDir: string; indexCacheDir?: string | false }): Promise<{ fingerprint: string; built: number; ms: number }> {
+export async function prepareSearchIndex(opts: { siteDir: string; indexCacheDir?: string | false; publish?: boolean }): Promise<{ fingerprint: string; built: number; ms: number }> {
   const t0 = performance.now();
   const { entry } = checkBundle(opts.siteDir);
   const manifest = await loadManifest(opts.siteDir);
   const fingerprint = fingerprintOf(entry, manifest.buildId);
-  const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), opts.indexCacheDir);
+  const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, publish: opts.publish });
   return { fingerprint, built: r.built, ms: Math.round(performance.now() - t0) };
 }
 
-/** Best effort: drop index files not used for a week, and keep at most the 8 most recently used builds. */
-function pruneOld(dir: string): void {
+/** Best effort: drop index files not used for a week, and keep at most the 8 most recently used builds (only `only`). */
+function pruneOld(dir: string, only?: string): void {
   try {
     const cutoff = Date.now() - 7 * 24 * 3600 * 1000;
     const lastUse = new Map<string, number>();
@@ -382,7 +448,7 @@ function pruneOld(dir: string): void {
       lastUse.set(fp, Math.max(lastUse.get(fp) ?? 0, mtime));
     }
     const keep = new Set([...lastUse.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([fp]) => fp));
-    for (const f of files) if (f.mtime < cutoff || !keep.has(f.fp)) unlinkSync(f.p);
+    for (const f of files) if (only !== undefined ? f.fp !== only : f.mtime < cutoff || !keep.has(f.fp)) unlinkSync(f.p);
   } catch {
     /* ignore */
   }
@@ -409,7 +475,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
   try {
     // Build one segment per worker in child processes (their transient memory is returned to the OS when they
     // exit), load the segment files into SharedArrayBuffers and install them, shared, into every query worker.
-    const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), opts.indexCacheDir);
+    const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, prebuiltDir: opts.prebuiltIndexDir });
     built = r.built;
     for (const b of r.buffers) nPages += checkSegmentBuffer(b).nPages;
     pool = new Pool(nWorkers);
@@ -427,7 +493,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
   let queries = 0;
 
   const materialize = async (key: string, entry: Entry, terms: string[], ranks: number[]): Promise<void> => {
-    const items = ranks.map((r) => [entry.docs[r]!, entry.scores[r]!, entry.titleMatch[r]!]);
+    const items = ranks.map((r) => [entry.docs[r]!, entry.scores[r]!, entry.titleMatch[r]!, r]);
     const hits = await workers.run<SearchHit[]>({ op: 'materialize', terms, items });
     ranks.forEach((r, j) => {
       if (!entry.hits[r]) {
@@ -438,42 +504,67 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     cache.resize(key, entry.bytes);
   };
 
+  interface Query { terms: string[]; key: string; tag?: ContentType; match: 'all' | 'any'; offset: number; limit?: number }
+
+  /** Validates the options and canonicalizes the query; undefined when it has no terms (no results). */
+  const prepare = (query: string, o: SearchOptions): Query | undefined => {
+    if (closed) throw new Error('search engine is closed');
+    o.signal?.throwIfAborted();
+    if (typeof query !== 'string') throw new TypeError('search: query must be a string');
+    const tag = o.tag;
+    if (tag !== undefined && !CONTENT_TYPES.includes(tag)) throw new RangeError(`search: unknown tag ${JSON.stringify(tag)}`);
+    const offset = o.offset === undefined ? 0 : checkInt('offset', o.offset, 0);
+    const limit = o.limit === undefined ? undefined : checkInt('limit', o.limit, 0);
+    const match = o.match ?? 'all';
+    if (match !== 'all' && match !== 'any') throw new RangeError(`search: match must be 'all' or 'any'`);
+    queries++;
+    const terms = queryTerms(query);
+    if (terms.length === 0) return undefined;
+    return { terms, key: `${buildId}\u0001${tag ?? '*'}\u0001${match}\u0001${terms.join(' ')}`, tag, match, offset, limit };
+  };
+
+  /** The cached ranking of a query, or one worker round trip that ranks it and renders the requested slice. */
+  const entryFor = async (q: Query, body: boolean, signal: AbortSignal | undefined): Promise<Entry> => {
+    const cached = cache.get(q.key);
+    if (cached) return cached;
+    let p = inflight.get(q.key);
+    if (!p) {
+      p = (async () => {
+        // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
+        const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
+        const r = await workers.run<{ docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer> }>({
+          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body,
+        });
+        const e: Entry = { total: r.docs.length, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), bytes: 64 + r.docs.length * 13 };
+        for (const [rank, h] of r.hits) {
+          e.hits[rank] = Object.freeze(h);
+          e.bytes += hitBytes(h);
+        }
+        if (r.body) {
+          const end = q.limit === undefined ? e.total : Math.min(e.total, q.offset + q.limit);
+          if (q.offset < end) {
+            e.bodies.set(`${q.offset}:${end}`, Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+            e.bytes += 64 + r.body.byteLength;
+          }
+        }
+        cache.set(q.key, e, e.bytes);
+        return e;
+      })().finally(() => inflight.delete(q.key));
+      inflight.set(q.key, p);
+    }
+    return abortable(p, signal);
+  };
+
+  const EMPTY_BODY = Buffer.from('[]');
+
   const engine: SearchEngine = {
     buildId,
     pageCount: nPages,
     async search(query, o = {}) {
-      if (closed) throw new Error('search engine is closed');
-      o.signal?.throwIfAborted();
-      if (typeof query !== 'string') throw new TypeError('search: query must be a string');
-      const tag = o.tag;
-      if (tag !== undefined && !CONTENT_TYPES.includes(tag)) throw new RangeError(`search: unknown tag ${JSON.stringify(tag)}`);
-      const offset = o.offset === undefined ? 0 : checkInt('offset', o.offset, 0);
-      const limit = o.limit === undefined ? undefined : checkInt('limit', o.limit, 0);
-      const match = o.match ?? 'all';
-      if (match !== 'all' && match !== 'any') throw new RangeError(`search: match must be 'all' or 'any'`);
-      queries++;
-      const terms = queryTerms(query);
-      if (terms.length === 0) return { total: 0, hits: [] };
-      const key = `${buildId}\u0001${tag ?? '*'}\u0001${match}\u0001${terms.join(' ')}`;
-      let entry = cache.get(key);
-      if (!entry) {
-        let p = inflight.get(key);
-        if (!p) {
-          p = (async () => {
-            const want = Math.min(limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
-            const r = await workers.run<{ docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][] }>({ op: 'search', terms, tag, match, offset, limit: want });
-            const e: Entry = { total: r.docs.length, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bytes: 64 + r.docs.length * 13 };
-            for (const [rank, h] of r.hits) {
-              e.hits[rank] = Object.freeze(h);
-              e.bytes += hitBytes(h);
-            }
-            cache.set(key, e, e.bytes);
-            return e;
-          })().finally(() => inflight.delete(key));
-          inflight.set(key, p);
-        }
-        entry = await abortable(p, o.signal);
-      }
+      const q = prepare(query, o);
+      if (!q) return { total: 0, hits: [] };
+      const { key, terms, offset, limit } = q;
+      const entry = await entryFor(q, false, o.signal);
       const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
       if (offset >= end) return { total: entry.total, hits: [] };
       const missing: number[] = [];
@@ -493,6 +584,39 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         cache.resize(key, entry.bytes);
       }
       return { total: entry.total, hits };
+    },
+    async searchBody(query, o = {}) {
+      const q = prepare(query, o);
+      if (!q) return { total: 0, count: 0, body: EMPTY_BODY };
+      const { key, terms, offset, limit } = q;
+      const entry = await entryFor(q, true, o.signal);
+      const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
+      if (offset >= end) return { total: entry.total, count: 0, body: EMPTY_BODY };
+      const sk = `${offset}:${end}`;
+      let body = entry.bodies.get(sk);
+      if (!body) {
+        let p = entry.pendingBodies.get(sk);
+        if (!p) {
+          p = (async () => {
+            const u8 = await workers.run<Uint8Array<ArrayBuffer>>({
+              op: 'body', terms, docs: entry.docs.slice(offset, end), scores: entry.scores.slice(offset, end), titleMatch: entry.titleMatch.slice(offset, end), from: offset,
+            });
+            const b = Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+            if (entry.bodies.size >= 8) {
+              const [k0, b0] = entry.bodies.entries().next().value!;
+              entry.bodies.delete(k0);
+              entry.bytes -= 64 + b0.length;
+            }
+            entry.bodies.set(sk, b);
+            entry.bytes += 64 + b.length;
+            cache.resize(key, entry.bytes);
+            return b;
+          })().finally(() => entry.pendingBodies.delete(sk));
+          entry.pendingBodies.set(sk, p);
+        }
+        body = await abortable(p, o.signal);
+      }
+      return { total: entry.total, count: end - offset, body };
     },
     stats() {
       return {

@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as pagefind from 'pagefind';
+import { prepareSearchIndex } from '../../gateway/engine/search.ts';
 
 interface ManifestPage {
   path: string;
@@ -85,15 +86,35 @@ export async function indexTree(root: string, label: string, log: Log): Promise<
   log(`${label}: search index written in ${s(performance.now() - started)} s (pages ${s(indexed - started)} s, bundle ${s(performance.now() - indexed)} s)`);
 }
 
-/** Indexes dist/site and, when built, dist/portfolio; stops the Pagefind service. */
+/** Where the gateway finds the prebuilt engine index of a tree (`site` or `portfolio`). */
+export function engineIndexDir(distDir: string, tree: string): string {
+  return join(distDir, 'search-index', tree);
+}
+
+/**
+ * Indexes dist/site and, when built, dist/portfolio; stops the Pagefind service; then builds the gateway's search
+ * engine index of each tree into dist/search-index/<tree>/ (outside the public trees), so the gateway's first start
+ * after a build loads it instead of re-indexing every fragment. Built after Pagefind has exited (the engine's
+ * builders are child processes of their own), so the two never add up in memory. Files are 0644 in 0755
+ * directories: the gateway may run as another user than the build, and they hold nothing the public Pagefind
+ * bundle does not.
+ */
 export async function writeSearchIndexes(distDir: string, log: Log): Promise<void> {
+  const trees: [string, string][] = [[join(distDir, 'site'), 'site']];
   try {
-    await indexTree(join(distDir, 'site'), 'docs', log);
+    await indexTree(trees[0]![0], 'docs', log);
     const portfolioDir = join(distDir, 'portfolio');
-    if (existsSync(join(portfolioDir, 'build-manifest.json'))) await indexTree(portfolioDir, 'portfolio', log);
+    if (existsSync(join(portfolioDir, 'build-manifest.json'))) {
+      await indexTree(portfolioDir, 'portfolio', log);
+      trees.push([portfolioDir, 'portfolio']);
+    }
   } finally {
     // Pagefind runs as a child service; left open it keeps the process alive.
     await pagefind.close();
+  }
+  for (const [siteDir, tree] of trees) {
+    const r = await prepareSearchIndex({ siteDir, indexCacheDir: engineIndexDir(distDir, tree), publish: true });
+    log(`${tree}: engine index ${r.built ? 'built' : 'up to date'} in ${(r.ms / 1000).toFixed(1)} s`);
   }
 }
 

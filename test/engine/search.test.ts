@@ -1,11 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFile } from '../../gateway/engine/pagefind-bundle.ts';
 import type { SearchEngine, SearchHit } from '../../gateway/engine/search.ts';
 import { createSearchEngine, prepareSearchIndex } from '../../gateway/engine/search.ts';
-import { hitId } from '../../gateway/engine/search-index.ts';
+import { FULL_EXCERPT_RANKS, SearchIndex, hitId } from '../../gateway/engine/search-index.ts';
+import { readSegmentFile, segmentFromBuffer } from '../../gateway/engine/search-index-file.ts';
+import { queryTerms } from '../../gateway/engine/text.ts';
 import { loadManifest } from '../../gateway/engine/manifest.ts';
 import { buildFixtureSite, closePagefind, fixturePages, page } from './fixture-bundle.ts';
 
@@ -264,5 +266,76 @@ describe('search', () => {
     const e = await createSearchEngine({ siteDir, workers: 1, indexCacheDir: cacheDir });
     await e.close();
     await expect(e.search('widget')).rejects.toThrow(/closed/);
+  });
+});
+
+describe('serialized bodies, static excerpts beyond the top ranks, prebuilt index', () => {
+  const asApi = (hits: SearchHit[]) => JSON.stringify(hits.map((h) => ({ id: h.id, url: h.url, type: h.type, title: h.title, content: h.content, score: h.score })));
+
+  it('searchBody is byte for byte the JSON of the same slice of search(), cached per slice', async () => {
+    for (const [q, o] of [
+      ['widget', {}],
+      ['widget', { limit: 5 }],
+      ['widget', { limit: 5, offset: 5 }],
+      ['widget', { offset: 24 }],
+      ['install', { tag: 'skill' as const }],
+      ['deploy', { match: 'any' as const, limit: 3 }],
+    ] as const) {
+      const body = await engine.searchBody(q, o);
+      const plain = await engine.search(q, o);
+      expect(body.total).toBe(plain.total);
+      expect(body.count).toBe(plain.hits.length);
+      expect(body.body.toString('utf8')).toBe(asApi(plain.hits));
+      expect((await engine.searchBody(q, o)).body).toBe(body.body); // the same bytes: a memory write
+    }
+    // an uncached query answered first as a body, then as hits (and past the end, and with no terms)
+    const b = await engine.searchBody('configuration widget', { limit: 2, offset: 1 });
+    expect(b.body.toString()).toBe(asApi((await engine.search('configuration widget', { limit: 2, offset: 1 })).hits));
+    expect((await engine.searchBody('widget', { offset: 1000 })).body.toString()).toBe('[]');
+    expect((await engine.searchBody('!!!')).body.toString()).toBe('[]');
+  });
+
+  it(`beyond the first ${FULL_EXCERPT_RANKS} ranks: same section, static excerpt (plain text, non-empty, start of the section)`, async () => {
+    const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
+    const fp = files[0]!.split('-')[0]!;
+    const idx = new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromBuffer(readSegmentFile(join(cacheDir, f)))));
+    const terms = queryTerms('widget');
+    const r = idx.rank(terms);
+    expect(r.docs.length).toBeGreaterThan(3);
+    const sets = idx.matchSets(terms);
+    const tail = JSON.parse(idx.resultsJson(r.docs, r.scores, r.titleMatch, FULL_EXCERPT_RANKS, sets)) as { url: string; type: string; content: string }[];
+    const head = JSON.parse(idx.resultsJson(r.docs, r.scores, r.titleMatch, 0, sets)) as { url: string; type: string; content: string }[];
+    expect(tail.map((h) => [h.url, h.type])).toEqual(head.map((h) => [h.url, h.type]));
+    // the memoized static hits are the hits search() materializes beyond those ranks
+    const objs = Array.from(r.docs, (d, k) => idx.hit(d, r.scores[k]!, r.titleMatch[k] === 1, sets, false));
+    expect(JSON.stringify(tail)).toBe(asApi(objs));
+    expect(idx.resultsJson(r.docs, r.scores, r.titleMatch, FULL_EXCERPT_RANKS, sets)).toBe(asApi(objs)); // memo hit
+    for (const h of tail) {
+      expect(h.content.length).toBeGreaterThan(0);
+      expect(h.content).not.toMatch(/<|>|&[a-z]+;/);
+      expect(h.content.startsWith('… ')).toBe(false);
+    }
+  });
+
+  it('loads a prebuilt (published, world-readable) index read-only; a stale one is ignored and left alone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engine-prebuilt-'));
+    try {
+      const pub = join(dir, 'search-index', 'site');
+      const r = await prepareSearchIndex({ siteDir, indexCacheDir: pub, publish: true });
+      expect(r.built).toBeGreaterThan(0);
+      const names = readdirSync(pub);
+      for (const f of names) expect(statSync(join(pub, f)).mode & 0o777).toBe(0o644);
+      const e = await createSearchEngine({ siteDir, workers: 1, indexCacheDir: false, prebuiltIndexDir: pub });
+      expect(e.stats().segmentsBuilt).toBe(0);
+      await e.close();
+      // another build's index: rebuilt elsewhere, the prebuilt directory is not touched
+      const e2 = await createSearchEngine({ siteDir: site2Dir, workers: 1, indexCacheDir: false, prebuiltIndexDir: pub });
+      expect(e2.stats().segmentsBuilt).toBeGreaterThan(0);
+      expect((await e2.search('upgrade')).total).toBeGreaterThan(0);
+      await e2.close();
+      expect(readdirSync(pub)).toEqual(names);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,11 +1,12 @@
 // GET /api/search (and /api/v1/search): ranked hits, paginated by an opaque cursor.
 import type { H3Event } from 'h3';
+import { FastResponse } from 'srvx';
 import { apiLimits, contentTypes } from '../../contract/docs-api.ts';
 import { requireMethod } from '../methods.ts';
 import { enumParam, param } from '../params.ts';
-import { MISSING_QUERY, ProblemError, jsonResponse } from '../problem.ts';
+import { MISSING_QUERY, ProblemError } from '../problem.ts';
 import type { DocsRuntime } from '../runtime.ts';
-import { searchPage, toSearchResult } from '../search.ts';
+import { searchBodyPage } from '../search.ts';
 
 function limitParam(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -26,7 +27,7 @@ export function searchRoute(rt: DocsRuntime) {
     const cursor = param(event, 'cursor');
     if (cursor === '') throw new ProblemError('invalid-cursor', '`cursor` is empty; omit it for the first page.');
 
-    const page = await searchPage(rt, { query, tag, limit, cursor, signal: event.req.signal });
+    const page = await searchBodyPage(rt, { query, tag, limit, cursor, signal: event.req.signal });
     const headers: Record<string, string> = { 'x-total-count': String(page.total) };
     if (page.nextCursor) {
       const next = new URLSearchParams({ query });
@@ -36,6 +37,9 @@ export function searchRoute(rt: DocsRuntime) {
       headers['x-next-cursor'] = page.nextCursor;
       headers.link = `<${event.url.pathname}?${next}>; rel="next"`;
     }
-    return jsonResponse(page.hits.map(toSearchResult), 200, headers);
+    // the engine's cached bytes (a worker serialized them): the same body and headers jsonResponse would give. srvx's
+    // FastResponse (h3's own Response class; a Response, headers mutable) writes the Buffer to the socket as is,
+    // where undici's Response would copy it (megabytes for an unlimited query) and stream the copy.
+    return new FastResponse(page.body, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(page.body.length), ...headers } });
   };
 }
