@@ -6,13 +6,16 @@
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import type { PageInfo, SegmentData } from './search-index.ts';
 
-export const INDEX_FORMAT_VERSION = 1;
+/** 2: section term postings and precomputed static hits (secStart … hitParams). */
+export const INDEX_FORMAT_VERSION = 2;
 const MAGIC = 'ADSIDX';
 
-type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'tok' | 'woff' | 'byteStart' | 'content' | 'zws';
+type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'tok' | 'woff' | 'byteStart' | 'content' | 'zws'
+  | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams';
 const ARRAYS: [ArrayName, 'i32' | 'u32' | 'f32' | 'u8'][] = [
   ['termStart', 'i32'], ['pdoc', 'i32'], ['ptf', 'f32'], ['tStart', 'i32'], ['tdoc', 'i32'], ['docLen', 'f32'], ['typeIdx', 'u8'],
   ['posStart', 'i32'], ['tok', 'i32'], ['woff', 'u32'], ['byteStart', 'u32'], ['content', 'u8'], ['zws', 'u8'],
+  ['secStart', 'i32'], ['sxStart', 'i32'], ['sxSec', 'i32'], ['sxCnt', 'u32'], ['hitOff', 'u32'], ['hitBytes', 'u8'], ['hitParams', 'i32'],
 ];
 
 interface Meta {

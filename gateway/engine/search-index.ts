@@ -53,6 +53,16 @@ export interface SegmentData {
   byteStart: Uint32Array; // per page: first byte (length nPages+1)
   content: Uint8Array; // UTF-8 page texts
   zws: Uint8Array; // per page: 1 when words are U+200B-delimited
+  // Sections (format 2): a page's sections are its intro (0) and its anchors (a + 1), global index secStart[i] + j.
+  secStart: Int32Array; // per page: first section (length nPages+1)
+  sxStart: Int32Array; // CSR term → sections holding the term (length vocab+1)
+  sxSec: Int32Array; // section index, ascending per term
+  sxCnt: Uint32Array; // matches of the term in the section: body (low 22 bits) | heading (high 10 bits), clamped
+  // Static hits (format 2): per page 2 × sections slots at 2 × secStart[i]: slot 0 intro, 1 page hit (title match),
+  // 2j + h anchor section j with h = heading hit; the JSON text `{"id":…,"url":…,"type":…,"title":…,"content":…,"score":`
+  hitOff: Uint32Array; // byte range of slot s: [hitOff[s], hitOff[s+1]) in hitBytes (length slots+1)
+  hitBytes: Uint8Array;
+  hitParams: Int32Array; // [excerptWords the static hits were built with]
 }
 
 export interface ManifestFallback { title?: string; type?: string; section?: string }
@@ -268,7 +278,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     content.set(c, off);
     off += c.length;
   }
-  return {
+  return withSections({
     nPages: n,
     pages,
     vocab: sortedVocab,
@@ -285,7 +295,109 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     byteStart: shared(Uint32Array, byteStart, n + 1),
     content,
     zws: shared(Uint8Array, zws, n),
+  });
+}
+
+const BODY_BITS = 22;
+const BODY_MAX = (1 << BODY_BITS) - 1;
+const HEAD_MAX = (1 << (32 - BODY_BITS)) - 1;
+/** excerptWords of the static hits precomputed at build time (the SearchIndex default). */
+const BUILD_EXCERPT_WORDS = 30;
+
+/**
+ * Adds the per-section term postings (choosing a hit's section is a lookup over the query's term ids, not a scan
+ * of the page's words) and the static hit JSON of every (page, section, kind) (a hit beyond FULL_EXCERPT_RANKS is
+ * a copy of bytes). Word → section assignment is exactly the one SearchIndex.hit uses.
+ */
+function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams'>): SegmentData {
+  const n = seg.nPages;
+  const V = seg.vocab.length;
+  const secStart = new Int32Array(new SharedArrayBuffer((n + 1) * 4));
+  for (let i = 0; i < n; i++) secStart[i + 1] = secStart[i]! + 1 + seg.pages[i]!.anchors.length;
+  const nSec = secStart[n]!;
+  // (term, section, count) triples, sections ascending (pages in order, sections in order within a page)
+  const eT = new Grow((k) => new Int32Array(k), 1 << 16);
+  const eS = new Grow((k) => new Int32Array(k), 1 << 16);
+  const eC = new Grow((k) => new Uint32Array(k), 1 << 16);
+  const body = new Map<number, number>();
+  const head = new Map<number, number>();
+  const flush = (sec: number) => {
+    const ids = new Set<number>([...body.keys(), ...head.keys()]);
+    for (const t of [...ids].sort((a, b) => a - b)) {
+      eT.push(t);
+      eS.push(sec);
+      eC.push((Math.min(body.get(t) ?? 0, BODY_MAX) | (Math.min(head.get(t) ?? 0, HEAD_MAX) << BODY_BITS)) >>> 0);
+    }
+    body.clear();
+    head.clear();
   };
+  const tok = seg.tok;
+  for (let i = 0; i < n; i++) {
+    const anchors = seg.pages[i]!.anchors;
+    const nA = anchors.length;
+    const p0 = seg.posStart[i]!;
+    const nW = seg.posStart[i + 1]! - p0;
+    let a = -1;
+    let nextLoc = nA > 0 ? anchors[0]!.loc : nW + 1;
+    let hEnd = 0;
+    for (let p = 0; p < nW; p++) {
+      const t = tok[p0 + p]!;
+      if (t < 0) continue;
+      if (p >= nextLoc) {
+        flush(secStart[i]! + a + 1);
+        while (a + 1 < nA && anchors[a + 1]!.loc <= p) a++;
+        nextLoc = a + 1 < nA ? anchors[a + 1]!.loc : nW + 1;
+        hEnd = anchors[a]!.heading ? anchors[a]!.loc + anchors[a]!.words : anchors[a]!.loc;
+      }
+      const m = a >= 0 && p < hEnd ? head : body;
+      m.set(t, (m.get(t) ?? 0) + 1);
+    }
+    flush(secStart[i]! + a + 1);
+  }
+  const sxStart = new Int32Array(new SharedArrayBuffer((V + 1) * 4));
+  for (let e = 0; e < eT.n; e++) sxStart[eT.a[e]! + 1]!++;
+  for (let k = 0; k < V; k++) sxStart[k + 1]! += sxStart[k]!;
+  const fill = sxStart.slice(0, V);
+  const sxSec = new Int32Array(new SharedArrayBuffer(Math.max(1, eT.n) * 4), 0, eT.n);
+  const sxCnt = new Uint32Array(new SharedArrayBuffer(Math.max(1, eT.n) * 4), 0, eT.n);
+  for (let e = 0; e < eT.n; e++) {
+    const k = fill[eT.a[e]!]!++;
+    sxSec[k] = eS.a[e]!;
+    sxCnt[k] = eC.a[e]!;
+  }
+  const empty = new Uint8Array(0);
+  const partial: SegmentData = {
+    ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitBytes: empty, hitParams: new Int32Array([0]),
+  };
+  // static hits, rendered by the query code itself so they are byte for byte what it would render
+  const idx = new SearchIndex([partial], { excerptWords: BUILD_EXCERPT_WORDS });
+  const nSlots = 2 * nSec;
+  const hitOff = new Uint32Array(new SharedArrayBuffer((nSlots + 1) * 4));
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const nA = seg.pages[i]!.anchors.length;
+    const s0 = 2 * secStart[i]!;
+    for (let slot = 0; slot < 2 * (nA + 1); slot++) {
+      hitOff[s0 + slot] = bytes;
+      const j = slot >> 1;
+      const h = slot & 1;
+      if (j > 0 && h === 1 && !seg.pages[i]!.anchors[j - 1]!.heading) continue; // never chosen: no heading words
+      const b = Buffer.from(j === 0 ? idx.staticJson(i, h === 1, -1, false) : idx.staticJson(i, false, j - 1, h === 1), 'utf8');
+      chunks.push(b);
+      bytes += b.length;
+    }
+  }
+  hitOff[nSlots] = bytes;
+  const hitBytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
+  let off = 0;
+  for (const c of chunks) {
+    hitBytes.set(c, off);
+    off += c.length;
+  }
+  const hitParams = new Int32Array(new SharedArrayBuffer(4));
+  hitParams[0] = BUILD_EXCERPT_WORDS;
+  return { ...partial, hitOff, hitBytes, hitParams };
 }
 
 function growTf(tf: Float64Array, id: number): Float64Array<ArrayBuffer> {
@@ -332,6 +444,7 @@ export const FULL_EXCERPT_RANKS = 250;
 const NO_MATCHES: number[] = [];
 /** Bound of the per-worker memo of static hits (≈350 bytes each: ≤ ≈12 MB per worker). */
 const STATIC_MEMO_MAX = 30_000;
+const VARIANT_MEMO_MAX = 20_000;
 
 interface Variant { term: string; sim: number; ids: Int32Array /* per segment, -1 absent */ }
 
@@ -362,8 +475,16 @@ export class SearchIndex {
   private readonly titleLen: Uint16Array;
   private readonly docLen: Float32Array;
   private readonly titlesJson: string[];
-  /** Static hits beyond the query-excerpt ranks, by (page, section, kind): see staticPrefix. */
+  /** Static hits beyond the query-excerpt ranks when a segment's precomputed ones do not apply: see memoPrefix. */
   private readonly staticMemo = new Map<number, string>();
+  private readonly idLists = new WeakMap<Uint8Array, Int32Array>();
+  /** Per segment, per section [body, heading] match counts of the current resultsBytes call (see accumulateSections). */
+  private secAcc: Uint32Array[] | undefined;
+  private bestHeadingHit = 0;
+  /** Per-worker memo of a query term's variants (rank and matchSets of one query, and repeated terms, share it). */
+  private readonly variantMemo = new Map<string, Variant[]>();
+  /** Buffer views of the segments' static hit bytes (for copy without allocating views per hit). */
+  private readonly hitBufs: Buffer[];
   private secBody = new Int32Array(64);
   private secHead = new Int32Array(64);
   private gen = 0;
@@ -373,6 +494,7 @@ export class SearchIndex {
     this.segments = segments;
     this.maxExpansions = opts.maxExpansions ?? 24;
     this.excerptWords = opts.excerptWords ?? 30;
+    this.hitBufs = segments.map((s) => Buffer.from(s.hitBytes.buffer, s.hitBytes.byteOffset, s.hitBytes.byteLength));
     this.base = new Int32Array(segments.length);
     let n = 0;
     let totalLen = 0;
@@ -428,6 +550,16 @@ export class SearchIndex {
 
   /** Exact term plus up to maxExpansions prefix expansions (most frequent first), with per-segment ids. */
   private variants(term: string): Variant[] {
+    let vs = this.variantMemo.get(term);
+    if (vs === undefined) {
+      vs = this.computeVariants(term);
+      if (this.variantMemo.size >= VARIANT_MEMO_MAX) this.variantMemo.clear();
+      this.variantMemo.set(term, vs);
+    }
+    return vs;
+  }
+
+  private computeVariants(term: string): Variant[] {
     const found = new Map<string, { df: number; tdf: number; ids: Int32Array }>();
     const S = this.segments.length;
     this.segments.forEach((s, k) => {
@@ -575,7 +707,18 @@ export class SearchIndex {
   /** Per-segment marks (1 = counts as a match) over each segment's term ids, for excerpts. */
   matchSets(terms: string[]): Uint8Array[] {
     const sets = this.segments.map((s) => new Uint8Array(s.vocab.length));
-    for (const t of terms) for (const v of this.variants(t)) v.ids.forEach((id, k) => id >= 0 && (sets[k]![id] = 1));
+    const lists: number[][] = this.segments.map(() => []);
+    for (const t of terms) {
+      for (const v of this.variants(t)) {
+        v.ids.forEach((id, k) => {
+          if (id >= 0 && sets[k]![id] !== 1) {
+            sets[k]![id] = 1;
+            lists[k]!.push(id);
+          }
+        });
+      }
+    }
+    sets.forEach((set, k) => this.idLists.set(set, Int32Array.from(lists[k]!).sort()));
     return sets;
   }
 
@@ -586,43 +729,31 @@ export class SearchIndex {
    */
   hit(doc: number, score: number, titleMatch: boolean, sets: Uint8Array[], queryExcerpt = true): SearchHit {
     const [s, i, k] = this.locate(doc);
-    const set = sets[k]!;
-    const page = s.pages[i]!;
-    const p0 = s.posStart[i]!;
-    const nW = s.posStart[i + 1]! - p0;
+    if (!titleMatch) {
+      // the section from the section postings; match positions (for the excerpt) only within that section
+      const best = this.bestSection(s, i, k, sets);
+      const headingHit = this.bestHeadingHit === 1;
+      if (!queryExcerpt) return this.hitAt(doc, score, false, best, headingHit, NO_MATCHES);
+      const anchors = s.pages[i]!.anchors;
+      const nW = s.posStart[i + 1]! - s.posStart[i]!;
+      const from = best < 0 ? 0 : anchors[best]!.loc;
+      const to = best < 0 ? (anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW) : best + 1 < anchors.length ? anchors[best + 1]!.loc : nW;
+      return this.hitAt(doc, score, false, best, headingHit, this.matchedIn(s, i, sets[k]!, from, Math.min(to, nW)));
+    }
+    const nW = s.posStart[i + 1]! - s.posStart[i]!;
+    return this.hitAt(doc, score, true, -2, false, queryExcerpt ? this.matchedIn(s, i, sets[k]!, 0, nW) : NO_MATCHES);
+  }
+
+  /** Word positions (page-relative) in [from, to) whose term is in the match set. */
+  private matchedIn(s: SegmentData, i: number, set: Uint8Array, from: number, to: number): number[] {
     const matched: number[] = [];
+    const p0 = s.posStart[i]!;
     const tok = s.tok;
-    for (let p = 0; p < nW; p++) {
+    for (let p = Math.max(0, from); p < to; p++) {
       const t = tok[p0 + p]!;
       if (t >= 0 && set[t] === 1) matched.push(p);
     }
-    const near = queryExcerpt ? matched : NO_MATCHES;
-    const anchors = page.anchors;
-    if (titleMatch) return this.hitAt(doc, score, true, -2, false, near);
-    // best section: intro [0, a0) or anchor k [a_k, a_k+1); heading-text matches weigh 3x
-    let best = -1;
-    let bestScore = -1;
-    let bestHeadingHit = false;
-    let mi = 0;
-    for (let a = -1; a < anchors.length; a++) {
-      const from = a < 0 ? 0 : anchors[a]!.loc;
-      const to = a + 1 < anchors.length ? anchors[a + 1]!.loc : nW;
-      const hEnd = a >= 0 && anchors[a]!.heading ? from + anchors[a]!.words : from;
-      let body = 0;
-      let head = 0;
-      while (mi < matched.length && matched[mi]! < from) mi++;
-      for (let j = mi; j < matched.length && matched[j]! < to; j++) {
-        if (matched[j]! < hEnd) head++;
-        else body++;
-      }
-      const sc = body + 3 * head;
-      if (sc > bestScore) {
-        bestScore = sc;
-        best = a;
-        bestHeadingHit = head > 0;
-      }
-    }
-    return this.hitAt(doc, score, false, best, bestHeadingHit, near);
+    return matched;
   }
 
   /** The hit of a page for a chosen section (-2: page hit, -1: intro, k: anchor k), excerpt around `near`. */
@@ -702,76 +833,201 @@ export class SearchIndex {
    * byte what JSON.stringify of those objects gives) for ranked pages `docs` starting at rank `fromRank`.
    */
   resultsJson(docs: Int32Array, scores: Float64Array, titleMatch: Uint8Array, fromRank: number, sets: Uint8Array[]): string {
-    const n = docs.length;
-    if (n === 0) return '[]';
-    const parts = new Array<string>(n);
-    for (let k = 0; k < n; k++) {
-      const d = docs[k]!;
-      const tm = titleMatch[k] === 1;
-      if (fromRank + k < FULL_EXCERPT_RANKS) {
-        const h = this.hit(d, scores[k]!, tm, sets, true);
-        parts[k] = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[d]!},"content":${JSON.stringify(h.content)},"score":${JSON.stringify(scores[k]!)}}`;
-      } else {
-        parts[k] = `${this.staticPrefix(d, tm, sets)}${JSON.stringify(scores[k]!)}}`;
-      }
-    }
-    return `[${parts.join(',')}]`;
+    const b = this.resultsBytes(docs, scores, titleMatch, fromRank, sets);
+    return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
   }
 
   /**
-   * A hit beyond the query-excerpt ranks as JSON text up to `"score":` — its section (one pass over the page's words
-   * counting matches per section, no position list) then a memo of the static hit of (page, section, kind), which is
-   * the same for every query landing there: `{"id":…,"url":…,"type":…,"title":…,"content":…,"score":`.
+   * resultsJson as UTF-8 bytes in a fresh (transferable) ArrayBuffer. Beyond FULL_EXCERPT_RANKS a hit is its
+   * section (a lookup in the section postings) and the precomputed static hit bytes of that section, copied.
    */
-  private staticPrefix(doc: number, titleMatch: boolean, sets: Uint8Array[]): string {
-    let best = -2; // -2: page hit (title match), -1: intro, k: anchor k
-    let headingHit = 0;
-    if (!titleMatch) {
-      const [s, i, k] = this.locate(doc);
-      const set = sets[k]!;
-      const anchors = s.pages[i]!.anchors;
-      const nA = anchors.length;
-      let body = this.secBody;
-      let head = this.secHead;
-      if (body.length < nA + 1) {
-        this.secBody = body = new Int32Array(nA + 1);
-        this.secHead = head = new Int32Array(nA + 1);
+  resultsBytes(docs: Int32Array, scores: Float64Array, titleMatch: Uint8Array, fromRank: number, sets: Uint8Array[]): Uint8Array<ArrayBuffer> {
+    const n = docs.length;
+    if (n === 0) return new Uint8Array(Buffer.from('[]'));
+    const nHead = Math.max(0, Math.min(n, FULL_EXCERPT_RANKS - fromRank));
+    const parts = new Array<string>(nHead);
+    for (let k = 0; k < nHead; k++) {
+      const d = docs[k]!;
+      const h = this.hit(d, scores[k]!, titleMatch[k] === 1, sets, true);
+      parts[k] = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[d]!},"content":${JSON.stringify(h.content)},"score":${JSON.stringify(scores[k]!)}}`;
+    }
+    const headStr = `[${parts.join(',')}`;
+    const nTail = n - nHead;
+    // tail: per hit a byte range of a segment's static hits (segment k, [a, b)) or a memo string (fallback)
+    const tSeg = new Int32Array(nTail);
+    const tFrom = new Uint32Array(nTail);
+    const tTo = new Uint32Array(nTail);
+    let strs: string[] | undefined;
+    let size = Buffer.byteLength(headStr, 'utf8') + 2;
+    this.accumulateSections(sets, nTail);
+    for (let t = 0; t < nTail; t++) {
+      const d = docs[nHead + t]!;
+      const tm = titleMatch[nHead + t] === 1;
+      const [s, i, k] = this.locate(d);
+      let best = -2;
+      let hh = 0;
+      if (!tm) {
+        best = this.bestSection(s, i, k, sets);
+        hh = this.bestHeadingHit;
+      }
+      if (s.hitParams[0] === this.excerptWords && s.hitOff.length > 1) {
+        const slot = 2 * s.secStart[i]! + (best === -2 ? 1 : best === -1 ? 0 : 2 * (best + 1) + hh);
+        tSeg[t] = k;
+        tFrom[t] = s.hitOff[slot]!;
+        tTo[t] = s.hitOff[slot + 1]!;
+        size += tTo[t]! - tFrom[t]! + 26;
       } else {
-        body.fill(0, 0, nA + 1);
-        head.fill(0, 0, nA + 1);
+        tSeg[t] = -1;
+        strs ??= [];
+        const str = this.memoPrefix(d, tm, best, hh);
+        strs[t] = str;
+        size += Buffer.byteLength(str, 'utf8') + 26;
       }
-      const p0 = s.posStart[i]!;
-      const nW = s.posStart[i + 1]! - p0;
-      const tok = s.tok;
-      let a = -1;
-      let nextLoc = nA > 0 ? anchors[0]!.loc : nW + 1;
-      let hEnd = 0;
-      for (let p = 0; p < nW; p++) {
-        const t = tok[p0 + p]!;
-        if (t < 0 || set[t] !== 1) continue;
-        if (p >= nextLoc) {
-          while (a + 1 < nA && anchors[a + 1]!.loc <= p) a++;
-          nextLoc = a + 1 < nA ? anchors[a + 1]!.loc : nW + 1;
-          hEnd = anchors[a]!.heading ? anchors[a]!.loc + anchors[a]!.words : anchors[a]!.loc;
+    }
+    const out = Buffer.from(new ArrayBuffer(size));
+    let pos = out.write(headStr, 0, 'utf8');
+    for (let t = 0; t < nTail; t++) {
+      if (pos > 1) out[pos++] = 0x2c; // ','
+      const k = tSeg[t]!;
+      if (k >= 0) pos += this.hitBufs[k]!.copy(out, pos, tFrom[t]!, tTo[t]!);
+      else pos += out.write(strs![t]!, pos, 'utf8');
+      const sc = JSON.stringify(scores[nHead + t]!); // ASCII
+      for (let c = 0; c < sc.length; c++) out[pos++] = sc.charCodeAt(c);
+      out[pos++] = 0x7d; // '}'
+    }
+    out[pos++] = 0x5d; // ']'
+    this.secAcc = undefined;
+    return new Uint8Array(out.buffer as ArrayBuffer, 0, pos);
+  }
+
+  /**
+   * For a long tail: the match counts of every section of every segment in one pass over the query's section
+   * postings (cost ∝ postings), when that is cheaper than a binary search per hit and term id (∝ hits × ids).
+   */
+  private accumulateSections(sets: Uint8Array[], nTail: number): void {
+    this.secAcc = undefined;
+    if (nTail < 64) return;
+    let postings = 0;
+    let perHit = 0;
+    this.segments.forEach((s, k) => {
+      const ids = this.idsOf(sets[k]!);
+      perHit += ids.length;
+      for (let q = 0; q < ids.length; q++) postings += s.sxStart[ids[q]! + 1]! - s.sxStart[ids[q]!]!;
+    });
+    if (postings > nTail * (perHit / this.segments.length) * 16) return;
+    this.secAcc = this.segments.map((s, k) => {
+      const nSec = s.secStart[s.nPages]!;
+      const acc = new Uint32Array(2 * nSec); // body, heading per section (interleaved)
+      const ids = this.idsOf(sets[k]!);
+      const { sxStart, sxSec, sxCnt } = s;
+      for (let q = 0; q < ids.length; q++) {
+        const id = ids[q]!;
+        for (let e = sxStart[id]!, end = sxStart[id + 1]!; e < end; e++) {
+          const c = sxCnt[e]!;
+          const at = 2 * sxSec[e]!;
+          acc[at]! += c & BODY_MAX;
+          acc[at + 1]! += c >>> BODY_BITS;
         }
-        if (a >= 0 && p < hEnd) head[a + 1]!++;
-        else body[a + 1]!++;
       }
+      return acc;
+    });
+  }
+
+  /** Term ids marked in a match set, ascending (cached per set). */
+  private idsOf(set: Uint8Array): Int32Array {
+    let ids = this.idLists.get(set);
+    if (!ids) {
+      let c = 0;
+      for (let t = 0; t < set.length; t++) if (set[t] === 1) c++;
+      ids = new Int32Array(c);
+      c = 0;
+      for (let t = 0; t < set.length; t++) if (set[t] === 1) ids[c++] = t;
+      this.idLists.set(set, ids);
+    }
+    return ids;
+  }
+
+  /**
+   * The section a non-title hit lands in (-1 intro | k anchor; bestHeadingHit 1 when heading words matched) — the same choice as
+   * hit(), from the section postings of the query's term ids (a binary search per id) instead of the page's words.
+   */
+  private bestSection(s: SegmentData, i: number, k: number, sets: Uint8Array[]): number {
+    const sec0 = s.secStart[i]!;
+    const nS = s.secStart[i + 1]! - sec0;
+    const acc = this.secAcc?.[k];
+    if (acc) {
+      let best = -1;
       let bestScore = -1;
-      for (let j = 0; j <= nA; j++) {
-        const sc = body[j]! + 3 * head[j]!;
+      let headingHit = 0;
+      for (let j = 0, at = 2 * sec0; j < nS; j++, at += 2) {
+        const h = acc[at + 1]!;
+        const sc = acc[at]! + 3 * h;
         if (sc > bestScore) {
           bestScore = sc;
           best = j - 1;
-          headingHit = head[j]! > 0 ? 1 : 0;
+          headingHit = h > 0 ? 1 : 0;
         }
       }
+      this.bestHeadingHit = headingHit;
+      return best;
     }
+    const ids = this.idsOf(sets[k]!);
+    let body = this.secBody;
+    let head = this.secHead;
+    if (body.length < nS) {
+      this.secBody = body = new Int32Array(nS);
+      this.secHead = head = new Int32Array(nS);
+    } else {
+      body.fill(0, 0, nS);
+      head.fill(0, 0, nS);
+    }
+    const { sxStart, sxSec, sxCnt } = s;
+    const secEnd = sec0 + nS;
+    for (let q = 0; q < ids.length; q++) {
+      const id = ids[q]!;
+      let lo = sxStart[id]!;
+      let hi = sxStart[id + 1]!;
+      if (lo === hi || sxSec[lo]! >= secEnd || sxSec[hi - 1]! < sec0) continue;
+      while (lo < hi) {
+        const m = (lo + hi) >>> 1;
+        if (sxSec[m]! < sec0) lo = m + 1;
+        else hi = m;
+      }
+      for (let e = lo, end = sxStart[id + 1]!; e < end; e++) {
+        const sec = sxSec[e]!;
+        if (sec >= secEnd) break;
+        const c = sxCnt[e]!;
+        body[sec - sec0]! += c & BODY_MAX;
+        head[sec - sec0]! += c >>> BODY_BITS;
+      }
+    }
+    let best = -1;
+    let bestScore = -1;
+    let headingHit = 0;
+    for (let j = 0; j < nS; j++) {
+      const sc = body[j]! + 3 * head[j]!;
+      if (sc > bestScore) {
+        bestScore = sc;
+        best = j - 1;
+        headingHit = head[j]! > 0 ? 1 : 0;
+      }
+    }
+    this.bestHeadingHit = headingHit;
+    return best;
+  }
+
+  /** The static hit JSON up to `"score":` of a local page of a single-segment index (index build time). */
+  staticJson(doc: number, titleMatch: boolean, best: number, headingHit: boolean): string {
+    const h = this.hitAt(doc, 0, titleMatch, titleMatch ? -2 : best, headingHit, NO_MATCHES);
+    return `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[doc]!},"content":${JSON.stringify(h.content)},"score":`;
+  }
+
+  /** Fallback when a segment's static hits were built for another excerpt length: a per-worker memo. */
+  private memoPrefix(doc: number, titleMatch: boolean, best: number, headingHit: number): string {
     const key = (doc * 65536 + (best + 2)) * 2 + headingHit;
     let out = this.staticMemo.get(key);
     if (out === undefined) {
-      const h = this.hitAt(doc, 0, titleMatch, best, headingHit === 1, NO_MATCHES);
-      out = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[doc]!},"content":${JSON.stringify(h.content)},"score":`;
+      out = this.staticJson(doc, titleMatch, best, headingHit === 1);
       if (this.staticMemo.size >= STATIC_MEMO_MAX) this.staticMemo.clear();
       this.staticMemo.set(key, out);
     }

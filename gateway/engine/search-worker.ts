@@ -19,8 +19,6 @@ type Req =
   | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number, number][] }
   | { id: number; op: 'body'; terms: string[]; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; from: number };
 
-const utf8 = new TextEncoder();
-
 let index: SearchIndex | undefined;
 
 function need(): SearchIndex {
@@ -49,7 +47,7 @@ port.on('message', (req: Req) => {
         if (req.body) {
           const sets = end > req.offset ? idx.matchSets(req.terms) : [];
           const from = Math.min(req.offset, end);
-          body = utf8.encode(idx.resultsJson(r.docs.subarray(from, end), r.scores.subarray(from, end), r.titleMatch.subarray(from, end), from, sets));
+          body = idx.resultsBytes(r.docs.subarray(from, end), r.scores.subarray(from, end), r.titleMatch.subarray(from, end), from, sets);
         } else if (end > req.offset) {
           const sets = idx.matchSets(req.terms);
           for (let k = req.offset; k < end; k++) hits.push([k, idx.hit(r.docs[k]!, r.scores[k]!, r.titleMatch[k] === 1, sets, k < FULL_EXCERPT_RANKS)]);
@@ -69,7 +67,7 @@ port.on('message', (req: Req) => {
       case 'body': {
         const idx = need();
         const sets = req.docs.length > 0 ? idx.matchSets(req.terms) : [];
-        const body = utf8.encode(idx.resultsJson(req.docs, req.scores, req.titleMatch, req.from, sets));
+        const body = idx.resultsBytes(req.docs, req.scores, req.titleMatch, req.from, sets);
         port.postMessage({ id: req.id, ok: true, result: body }, [body.buffer as ArrayBuffer]);
         return;
       }

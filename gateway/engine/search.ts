@@ -113,7 +113,8 @@ const MATERIALIZE_CHUNK = 250;
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 /**
  * V8 heap caps of a query worker: the index lives in SharedArrayBuffers (outside the heap); a worker's heap holds the
- * page metadata of the segments (≈30 MB at 10,000 pages), the static-hit memo (≤ ≈12 MB) and one query's transient
+ * page metadata of the segments (≈30 MB at 10,000 pages), a memo of query-term variants, the static-hit memo (only
+ * used when the excerpt length differs from the index's precomputed static hits; ≤ ≈12 MB) and one query's transient
  * strings (≤ ≈15 MB for an unlimited 10,000-hit body). Without a cap, V8 lets garbage grow to hundreds of MB per
  * worker before collecting. A worker that still runs out is replaced (its in-flight requests fail).
  */

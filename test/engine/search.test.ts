@@ -309,7 +309,21 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
     // the memoized static hits are the hits search() materializes beyond those ranks
     const objs = Array.from(r.docs, (d, k) => idx.hit(d, r.scores[k]!, r.titleMatch[k] === 1, sets, false));
     expect(JSON.stringify(tail)).toBe(asApi(objs));
-    expect(idx.resultsJson(r.docs, r.scores, r.titleMatch, FULL_EXCERPT_RANKS, sets)).toBe(asApi(objs)); // memo hit
+    expect(idx.resultsJson(r.docs, r.scores, r.titleMatch, FULL_EXCERPT_RANKS, sets)).toBe(asApi(objs)); // again
+    // precomputed static hits + section postings = the hit() path, for several queries and both match modes; an
+    // index with another excerpt length falls back to rendering them (per-worker memo)
+    const segs = files.filter((f) => f.startsWith(fp)).map((f) => segmentFromBuffer(readSegmentFile(join(cacheDir, f))));
+    for (const [i2, words] of [[idx, 'widget'], [idx, 'configuration widget'], [idx, 'the'], [idx, 'install guide'], [new SearchIndex(segs, { excerptWords: 12 }), 'widget']] as const) {
+      for (const match of ['all', 'any'] as const) {
+        const t2 = queryTerms(words);
+        const r2 = i2.rank(t2, undefined, match);
+        const s2 = i2.matchSets(t2);
+        const want = Array.from(r2.docs, (d, k) => i2.hit(d, r2.scores[k]!, r2.titleMatch[k] === 1, s2, false));
+        expect(i2.resultsJson(r2.docs, r2.scores, r2.titleMatch, FULL_EXCERPT_RANKS, s2)).toBe(asApi(want));
+        const bytes = i2.resultsBytes(r2.docs, r2.scores, r2.titleMatch, FULL_EXCERPT_RANKS, s2);
+        expect(Buffer.from(bytes).toString('utf8')).toBe(asApi(want));
+      }
+    }
     for (const h of tail) {
       expect(h.content.length).toBeGreaterThan(0);
       expect(h.content).not.toMatch(/<|>|&[a-z]+;/);
