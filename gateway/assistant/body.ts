@@ -15,7 +15,7 @@ export function requireJson(req: Request): void {
 /** The body as text, refusing more than `limit` bytes. */
 export async function readLimitedText(req: Request, limit: number): Promise<string> {
   const text = await readLimitedBody(req, limit);
-  // The unread rest of the body is not drained: the connection is not reused.
+  // Past the limit the reader drains at most 1 MiB more; the connection is closed, not reused.
   if (text === null) throw new AssistantError('payload_too_large', `Request body too large: at most ${limit} bytes.`, { Connection: 'close' });
   return text;
 }
