@@ -37,6 +37,8 @@ declare module 'autocannon' {
     statusCodeStats?: Record<string, { count: number }>;
     latency: Histogram;
     requests: Histogram & { sent: number };
+    /** Bytes read per second; `total` is all bytes read. */
+    throughput?: Histogram;
   }
   export default function autocannon(opts: AutocannonOptions): Promise<AutocannonResult>;
 }

@@ -19,6 +19,8 @@ export interface LoadResult {
   /** non-2xx responses + socket errors + timeouts. */
   errors: number;
   statusCodes: Record<string, number>;
+  /** Mean bytes read per response (headers included): what the client had to receive. */
+  bytesPerResponse: number;
   /** Filled by the caller: event-loop delay inside the gateway during this phase. */
   eventLoop?: { p99Ms: number; maxMs: number; meanMs: number };
   notes?: string;
@@ -74,6 +76,7 @@ export async function runLoad(opts: {
     maxMs: result.latency.max,
     errors: result.non2xx + result.errors + result.timeouts,
     statusCodes: codes,
+    bytesPerResponse: completed > 0 ? Math.round((result.throughput?.total ?? 0) / completed) : 0,
   };
 }
 

@@ -82,6 +82,8 @@ export function evaluateTargets(r: BenchResult): Target[] {
   return t;
 }
 
+const kb = (bytes: number): string => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(2)} MB` : `${(bytes / 1e3).toFixed(1)} KB`);
+
 export function markdown(r: BenchResult): string {
   const lines: string[] = [];
   const m = r.machine;
@@ -103,11 +105,11 @@ export function markdown(r: BenchResult): string {
   if (r.gateway) {
     const g = r.gateway;
     const health = g.loads.find((l) => l.name === 'health');
-    lines.push('| Route | req/s | p50 | p99 | max | errors | vs health | loop p99 / max |', '|---|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('| Route | req/s | p50 | p99 | max | errors | vs health | mean response | loop p99 / max |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const l of g.loads) {
       const ratio = health ? `${((100 * l.rps) / health.rps).toFixed(0)}%` : '';
       const loop = l.eventLoop ? `${l.eventLoop.p99Ms} / ${l.eventLoop.maxMs} ms` : '';
-      lines.push(`| ${l.name} \`${l.path}\` | ${l.rps} | ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms | ${l.errors} | ${ratio} | ${loop} |`);
+      lines.push(`| ${l.name} \`${l.path}\` | ${l.rps} | ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms | ${l.errors} | ${ratio} | ${l.bytesPerResponse ? kb(l.bytesPerResponse) : ''} | ${loop} |`);
     }
     lines.push('');
     lines.push(
