@@ -6,17 +6,29 @@
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import type { PageInfo, SegmentData } from './search-index.ts';
 
-/** 2: section term postings and precomputed static hits (secStart … hitParams). */
-export const INDEX_FORMAT_VERSION = 2;
+/**
+ * 2: section term postings and precomputed static hits (secStart … hitParams).
+ * 3: no per-word tables (tok, woff → wck checkpoints), narrower arrays (u16 docs, tf, section counts), short static hits.
+ */
+export const INDEX_FORMAT_VERSION = 3;
 const MAGIC = 'ADSIDX';
 
-type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'tok' | 'woff' | 'byteStart' | 'content' | 'zws'
+type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'wck' | 'byteStart' | 'content' | 'zws'
   | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams';
-const ARRAYS: [ArrayName, 'i32' | 'u32' | 'f32' | 'u8'][] = [
-  ['termStart', 'i32'], ['pdoc', 'i32'], ['ptf', 'f32'], ['tStart', 'i32'], ['tdoc', 'i32'], ['docLen', 'f32'], ['typeIdx', 'u8'],
-  ['posStart', 'i32'], ['tok', 'i32'], ['woff', 'u32'], ['byteStart', 'u32'], ['content', 'u8'], ['zws', 'u8'],
-  ['secStart', 'i32'], ['sxStart', 'i32'], ['sxSec', 'i32'], ['sxCnt', 'u32'], ['hitOff', 'u32'], ['hitBytes', 'u8'], ['hitParams', 'i32'],
+const ARRAYS: ArrayName[] = [
+  'termStart', 'pdoc', 'ptf', 'tStart', 'tdoc', 'docLen', 'typeIdx', 'posStart', 'wck', 'byteStart', 'content', 'zws',
+  'secStart', 'sxStart', 'sxSec', 'sxCnt', 'hitOff', 'hitBytes', 'hitParams',
 ];
+type ElemType = 'i32' | 'u32' | 'f32' | 'u16' | 'u8';
+/** Element type of an array as built (pdoc/tdoc are u16 or i32 depending on the segment's page count). */
+function typeOf(a: ArrayBufferView): ElemType {
+  if (a instanceof Int32Array) return 'i32';
+  if (a instanceof Uint32Array) return 'u32';
+  if (a instanceof Float32Array) return 'f32';
+  if (a instanceof Uint16Array) return 'u16';
+  if (a instanceof Uint8Array) return 'u8';
+  throw new Error('search index: unsupported array type');
+}
 
 interface Meta {
   version: number;
@@ -33,9 +45,9 @@ const PREFIX = 16; // magic(6) version(u16) metaLen(u32) dataLen(u32)
 export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: string, mode = 0o600): void {
   const arrays: Meta['arrays'] = [];
   let off = 0;
-  for (const [name, type] of ARRAYS) {
+  for (const name of ARRAYS) {
     const a = seg[name];
-    arrays.push({ name, type, offset: off, length: a.length });
+    arrays.push({ name, type: typeOf(a), offset: off, length: a.length });
     off = align8(off + a.byteLength);
   }
   const data = Buffer.from(JSON.stringify({ pages: seg.pages, vocab: seg.vocab }), 'utf8');
@@ -109,7 +121,7 @@ function parseMeta(sab: SharedArrayBuffer): Meta & { metaLen: number; dataLen: n
 /** Validates a loaded segment file cheaply (prefix + small meta JSON); returns its fingerprint and page count. */
 export function checkSegmentBuffer(sab: SharedArrayBuffer): { fingerprint: string; nPages: number } {
   const m = parseMeta(sab);
-  for (const [name] of ARRAYS) if (!m.arrays.some((a) => a.name === name)) throw new Error(`search index file lacks ${name}`);
+  for (const name of ARRAYS) if (!m.arrays.some((a) => a.name === name)) throw new Error(`search index file lacks ${name}`);
   return { fingerprint: m.fingerprint, nPages: m.nPages };
 }
 
@@ -124,8 +136,9 @@ export function segmentFromBuffer(sab: SharedArrayBuffer): SegmentData {
     if (type === 'i32') views[name] = new Int32Array(sab, at, length);
     else if (type === 'u32') views[name] = new Uint32Array(sab, at, length);
     else if (type === 'f32') views[name] = new Float32Array(sab, at, length);
+    else if (type === 'u16') views[name] = new Uint16Array(sab, at, length);
     else views[name] = new Uint8Array(sab, at, length);
   }
-  for (const [name] of ARRAYS) if (!views[name]) throw new Error(`search index file lacks ${name}`);
+  for (const name of ARRAYS) if (!views[name]) throw new Error(`search index file lacks ${name}`);
   return { nPages: m.nPages, pages: data.pages, vocab: data.vocab, ...(views as Pick<SegmentData, ArrayName>) };
 }

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PagefindFragment } from './pagefind-bundle.ts';
-import { toPlainText, wordTerms } from './text.ts';
+import { primaryTerm, toPlainText, wordTerms } from './text.ts';
 
 export type ContentType = 'docs' | 'skill' | 'agent' | 'hook' | 'composition';
 export const CONTENT_TYPES: readonly ContentType[] = ['docs', 'skill', 'agent', 'hook', 'composition'];
@@ -41,29 +41,34 @@ export interface SegmentData {
   pages: PageInfo[];
   vocab: string[]; // sorted (code-unit order); term id = index
   termStart: Int32Array; // CSR over body postings, length vocab+1
-  pdoc: Int32Array; // local page index
-  ptf: Float32Array; // heading-weighted term frequency
+  pdoc: DocArray; // local page index (Uint16 when the segment has ≤ 65,536 pages)
+  ptf: Uint16Array; // 2 × heading-weighted term frequency (weights are multiples of 0.5: exact), clamped
   tStart: Int32Array; // CSR over title postings, length vocab+1
-  tdoc: Int32Array;
+  tdoc: DocArray;
   docLen: Float32Array;
   typeIdx: Uint8Array;
   posStart: Int32Array; // per page: first word position (length nPages+1)
-  tok: Int32Array; // per word position: term id of the word's primary term, -1 for none
-  woff: Uint32Array; // per word position: byte offset of the word in `content`
+  // Word positions are found by scanning `content` from a checkpoint (a per-word offset table would be 2 × 30 MB at
+  // 10,000 pages; only ≤ FULL_EXCERPT_RANKS excerpts per query need positions).
+  wck: Uint32Array; // byte offset of every word whose segment-wide position is a multiple of WCK
   byteStart: Uint32Array; // per page: first byte (length nPages+1)
-  content: Uint8Array; // UTF-8 page texts
+  content: Uint8Array; // UTF-8 page texts, words joined by ' ' (U+200B on zws pages)
   zws: Uint8Array; // per page: 1 when words are U+200B-delimited
   // Sections (format 2): a page's sections are its intro (0) and its anchors (a + 1), global index secStart[i] + j.
   secStart: Int32Array; // per page: first section (length nPages+1)
   sxStart: Int32Array; // CSR term → sections holding the term (length vocab+1)
   sxSec: Int32Array; // section index, ascending per term
-  sxCnt: Uint32Array; // matches of the term in the section: body (low 22 bits) | heading (high 10 bits), clamped
+  sxCnt: Uint16Array; // matches of the term in the section: body (low 12 bits) | heading (high 4 bits), clamped
   // Static hits (format 2): per page 2 × sections slots at 2 × secStart[i]: slot 0 intro, 1 page hit (title match),
   // 2j + h anchor section j with h = heading hit; the JSON text `{"id":…,"url":…,"type":…,"title":…,"content":…,"score":`
   hitOff: Uint32Array; // byte range of slot s: [hitOff[s], hitOff[s+1]) in hitBytes (length slots+1)
   hitBytes: Uint8Array;
-  hitParams: Int32Array; // [excerptWords the static hits were built with]
+  hitParams: Int32Array; // [STATIC_WORDS the static hits were built with]
 }
+
+export type DocArray = Int32Array | Uint16Array;
+/** Word checkpoint interval (see wck). */
+export const WCK = 16;
 
 export interface ManifestFallback { title?: string; type?: string; section?: string }
 
@@ -121,7 +126,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
   const tTerm = new Grow((k) => new Int32Array(k));
   const tDocE = new Grow((k) => new Int32Array(k));
   const tok = new Grow((k) => new Int32Array(k), 1 << 16);
-  const woff = new Grow((k) => new Uint32Array(k), 1 << 16);
+  const wck = new Grow((k) => new Uint32Array(k), 1 << 12);
   const posStart = new Int32Array(n + 1);
   const byteStart = new Uint32Array(n + 1);
   const docLen = new Float32Array(n);
@@ -166,7 +171,8 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     // stay Pagefind's, and excerpts need no whitespace clean-up.
     const content = f.content;
     const isZws = content.includes('\u200B');
-    const joiner = isZws ? '' : ' ';
+    const joiner = isZws ? '\u200B' : ' ';
+    const joinerBytes = Buffer.byteLength(joiner);
     const ascii = !NON_ASCII.test(content);
     const parts: string[] = [];
     posStart[i] = tok.n;
@@ -176,9 +182,9 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     const addWord = (w: string): void => {
       if (pos > 0) {
         parts.push(joiner);
-        pageBytes += joiner.length;
+        pageBytes += joinerBytes;
       }
-      woff.push(bytes + pageBytes);
+      if (tok.n % WCK === 0) wck.push(bytes + pageBytes);
       parts.push(w);
       pageBytes += ascii ? w.length : Buffer.byteLength(w);
       let ids = wordIds.get(w);
@@ -253,7 +259,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     newId[order[k]!] = k;
     sortedVocab[k] = vocab[order[k]!]!;
   }
-  const tokS = shared(Int32Array, tok.a, tok.n);
+  const tokS = tok.a.subarray(0, tok.n);
   for (let p = 0; p < tokS.length; p++) if (tokS[p]! >= 0) tokS[p] = newId[tokS[p]!]!;
 
   const csr = (terms: Grow<Int32Array>, docs: Grow<Int32Array>, tfs?: Grow<Float32Array>) => {
@@ -261,12 +267,12 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     for (let e = 0; e < terms.n; e++) start[newId[terms.a[e]!]! + 1]!++;
     for (let k = 0; k < V; k++) start[k + 1]! += start[k]!;
     const fill = start.slice(0, V);
-    const d = new Int32Array(new SharedArrayBuffer(Math.max(1, terms.n) * 4), 0, terms.n);
-    const w = tfs ? new Float32Array(new SharedArrayBuffer(Math.max(1, terms.n) * 4), 0, terms.n) : undefined;
+    const d = n <= 65536 ? new Uint16Array(new SharedArrayBuffer(Math.max(1, terms.n) * 2), 0, terms.n) : new Int32Array(new SharedArrayBuffer(Math.max(1, terms.n) * 4), 0, terms.n);
+    const w = tfs ? new Uint16Array(new SharedArrayBuffer(Math.max(1, terms.n) * 2), 0, terms.n) : undefined;
     for (let e = 0; e < terms.n; e++) {
       const k = fill[newId[terms.a[e]!]!]!++;
       d[k] = docs.a[e]!;
-      if (w) w[k] = tfs!.a[e]!;
+      if (w) w[k] = Math.min(65535, Math.round(2 * tfs!.a[e]!));
     }
     return { start, d, w };
   };
@@ -278,7 +284,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     content.set(c, off);
     off += c.length;
   }
-  return withSections({
+  return withSections(tokS, {
     nPages: n,
     pages,
     vocab: sortedVocab,
@@ -290,26 +296,25 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     docLen: shared(Float32Array, docLen, n),
     typeIdx: shared(Uint8Array, typeIdx, n),
     posStart: shared(Int32Array, posStart, n + 1),
-    tok: tokS,
-    woff: shared(Uint32Array, woff.a, woff.n),
+    wck: shared(Uint32Array, wck.a, wck.n),
     byteStart: shared(Uint32Array, byteStart, n + 1),
     content,
     zws: shared(Uint8Array, zws, n),
   });
 }
 
-const BODY_BITS = 22;
+const BODY_BITS = 12;
 const BODY_MAX = (1 << BODY_BITS) - 1;
-const HEAD_MAX = (1 << (32 - BODY_BITS)) - 1;
-/** excerptWords of the static hits precomputed at build time (the SearchIndex default). */
-const BUILD_EXCERPT_WORDS = 30;
+const HEAD_MAX = (1 << (16 - BODY_BITS)) - 1;
+/** Words of a static excerpt (ranks beyond FULL_EXCERPT_RANKS): a short opening of the section. */
+export const STATIC_WORDS = 12;
 
 /**
  * Adds the per-section term postings (choosing a hit's section is a lookup over the query's term ids, not a scan
  * of the page's words) and the static hit JSON of every (page, section, kind) (a hit beyond FULL_EXCERPT_RANKS is
  * a copy of bytes). Word → section assignment is exactly the one SearchIndex.hit uses.
  */
-function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams'>): SegmentData {
+function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams'>): SegmentData {
   const n = seg.nPages;
   const V = seg.vocab.length;
   const secStart = new Int32Array(new SharedArrayBuffer((n + 1) * 4));
@@ -318,7 +323,7 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
   // (term, section, count) triples, sections ascending (pages in order, sections in order within a page)
   const eT = new Grow((k) => new Int32Array(k), 1 << 16);
   const eS = new Grow((k) => new Int32Array(k), 1 << 16);
-  const eC = new Grow((k) => new Uint32Array(k), 1 << 16);
+  const eC = new Grow((k) => new Int32Array(k), 1 << 16);
   const body = new Map<number, number>();
   const head = new Map<number, number>();
   const flush = (sec: number) => {
@@ -326,12 +331,11 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
     for (const t of [...ids].sort((a, b) => a - b)) {
       eT.push(t);
       eS.push(sec);
-      eC.push((Math.min(body.get(t) ?? 0, BODY_MAX) | (Math.min(head.get(t) ?? 0, HEAD_MAX) << BODY_BITS)) >>> 0);
+      eC.push(Math.min(body.get(t) ?? 0, BODY_MAX) | (Math.min(head.get(t) ?? 0, HEAD_MAX) << BODY_BITS));
     }
     body.clear();
     head.clear();
   };
-  const tok = seg.tok;
   for (let i = 0; i < n; i++) {
     const anchors = seg.pages[i]!.anchors;
     const nA = anchors.length;
@@ -359,7 +363,7 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
   for (let k = 0; k < V; k++) sxStart[k + 1]! += sxStart[k]!;
   const fill = sxStart.slice(0, V);
   const sxSec = new Int32Array(new SharedArrayBuffer(Math.max(1, eT.n) * 4), 0, eT.n);
-  const sxCnt = new Uint32Array(new SharedArrayBuffer(Math.max(1, eT.n) * 4), 0, eT.n);
+  const sxCnt = new Uint16Array(new SharedArrayBuffer(Math.max(1, eT.n) * 2), 0, eT.n);
   for (let e = 0; e < eT.n; e++) {
     const k = fill[eT.a[e]!]!++;
     sxSec[k] = eS.a[e]!;
@@ -370,7 +374,7 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
     ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitBytes: empty, hitParams: new Int32Array([0]),
   };
   // static hits, rendered by the query code itself so they are byte for byte what it would render
-  const idx = new SearchIndex([partial], { excerptWords: BUILD_EXCERPT_WORDS });
+  const idx = new SearchIndex([partial]);
   const nSlots = 2 * nSec;
   const hitOff = new Uint32Array(new SharedArrayBuffer((nSlots + 1) * 4));
   const chunks: Buffer[] = [];
@@ -396,7 +400,7 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
     off += c.length;
   }
   const hitParams = new Int32Array(new SharedArrayBuffer(4));
-  hitParams[0] = BUILD_EXCERPT_WORDS;
+  hitParams[0] = STATIC_WORDS;
   return { ...partial, hitOff, hitBytes, hitParams };
 }
 
@@ -437,14 +441,15 @@ export interface IndexOptions {
 /**
  * Ranks (0-based, in a whole ranking) whose excerpt is computed for the query (the window around the densest
  * matches). Beyond them — the long tail of an unlimited query for a common term, thousands of hits — a hit keeps its
- * query-dependent section (url, type) but its excerpt is the static start of that section: the same plain text, no
- * window search, so an unlimited query costs a ranking and a concatenation rather than thousands of excerpts.
+ * query-dependent section (url, type) but its excerpt is the static opening of that section (≈STATIC_WORDS words,
+ * precomputed), so a cache miss costs a ranking and a concatenation rather than hundreds of excerpts.
  */
-export const FULL_EXCERPT_RANKS = 250;
+export const FULL_EXCERPT_RANKS = 20;
 const NO_MATCHES: number[] = [];
 /** Bound of the per-worker memo of static hits (≈350 bytes each: ≤ ≈12 MB per worker). */
 const STATIC_MEMO_MAX = 30_000;
 const VARIANT_MEMO_MAX = 20_000;
+const PRIMARY_MEMO_MAX = 100_000;
 
 interface Variant { term: string; sim: number; ids: Int32Array /* per segment, -1 absent */ }
 
@@ -478,6 +483,15 @@ export class SearchIndex {
   /** Static hits beyond the query-excerpt ranks when a segment's precomputed ones do not apply: see memoPrefix. */
   private readonly staticMemo = new Map<number, string>();
   private readonly idLists = new WeakMap<Uint8Array, Int32Array>();
+  /** Per match set: the matched term strings (excerpts re-tokenize words; see matchedIn). */
+  private readonly termSets = new WeakMap<Uint8Array, Set<string>>();
+  /** Per-worker memo: raw word → primary term. */
+  private readonly primaryMemo = new Map<string, string>();
+  /** url rank → doc, and the bits of a url rank (packed sort keys, see order). */
+  private readonly docByUrl: Int32Array;
+  private readonly rb: number;
+  private readonly f64 = new Float64Array(1);
+  private readonly f32 = new Uint32Array(this.f64.buffer);
   /** Per segment, per section [body, heading] match counts of the current resultsBytes call (see accumulateSections). */
   private secAcc: Uint32Array[] | undefined;
   private bestHeadingHit = 0;
@@ -518,7 +532,12 @@ export class SearchIndex {
     });
     urls.sort((a, b) => (a.u < b.u ? -1 : a.u > b.u ? 1 : a.d - b.d));
     this.urlRank = new Int32Array(n);
-    urls.forEach((x, r) => (this.urlRank[x.d] = r));
+    this.docByUrl = new Int32Array(n);
+    urls.forEach((x, r) => {
+      this.urlRank[x.d] = r;
+      this.docByUrl[r] = x.d;
+    });
+    this.rb = Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
     this.acc = new Float64Array(n);
     this.cnt = new Uint8Array(n);
     this.last = new Int8Array(n);
@@ -637,7 +656,7 @@ export class SearchIndex {
               ttf[d] = 0;
               tlist[nt++] = d;
             }
-            ttf[d]! += v.sim * ptf[e]!;
+            ttf[d]! += v.sim * (ptf[e]! * 0.5);
           }
           for (let e = tStart[id]!, end = tStart[id + 1]!; e < end; e++) {
             const d = base + tdoc[e]!;
@@ -689,9 +708,7 @@ export class SearchIndex {
       if (tcnt[d] === nT) fin[d] = (acc[d]! + maxBody) * (1 + nT / Math.max(nT, this.titleLen[d]!));
       if (fin[d]! > max) max = fin[d]!;
     }
-    const docs = cand.slice(0, nc);
-    const urlRank = this.urlRank;
-    docs.sort((a, b) => (tcnt[b] === nT ? 1 : 0) - (tcnt[a] === nT ? 1 : 0) || fin[b]! - fin[a]! || urlRank[a]! - urlRank[b]!);
+    const docs = this.order(cand, nc, nT);
     const scores = new Float64Array(nc);
     const titleMatch = new Uint8Array(nc);
     for (let r = 0; r < nc; r++) {
@@ -704,12 +721,49 @@ export class SearchIndex {
     return { docs, scores, titleMatch };
   }
 
+  /**
+   * Candidates in ranking order: title tier first, score desc, url asc. One native sort of packed 64-bit keys
+   * [not title tier | ~score bits, truncated | url rank]; runs with equal truncated score re-sorted exactly.
+   */
+  private order(cand: Int32Array, nc: number, nT: number): Int32Array {
+    const { final: fin, tcnt, urlRank, docByUrl, rb } = this;
+    const keys = new BigUint64Array(nc);
+    const k32 = new Uint32Array(keys.buffer);
+    const f64 = this.f64;
+    const f32 = this.f32;
+    const low = rb >= 32 ? 0 : ~((1 << rb) - 1);
+    for (let k = 0; k < nc; k++) {
+      const d = cand[k]!;
+      f64[0] = fin[d]!; // ≥ 0: its bits order like the number
+      k32[2 * k] = ((~f32[0]! & low) | urlRank[d]!) >>> 0;
+      k32[2 * k + 1] = ((tcnt[d] === nT ? 0 : 0x80000000) | (~f32[1]! & 0x7fffffff)) >>> 0;
+    }
+    keys.sort();
+    const docs = new Int32Array(nc);
+    const mask = rb >= 32 ? 0xffffffff : (1 << rb) - 1;
+    for (let k = 0; k < nc; k++) docs[k] = docByUrl[k32[2 * k]! & mask]!;
+    for (let a = 0; a < nc; ) {
+      let b = a + 1;
+      while (b < nc && k32[2 * b + 1] === k32[2 * a + 1] && (k32[2 * b]! & low) === (k32[2 * a]! & low)) b++;
+      if (b - a > 1) {
+        const run = docs.subarray(a, b);
+        let same = true;
+        for (let j = 1; j < run.length && same; j++) same = fin[run[j]!] === fin[run[0]!];
+        if (!same) run.sort((x, y) => fin[y]! - fin[x]! || urlRank[x]! - urlRank[y]!);
+      }
+      a = b;
+    }
+    return docs;
+  }
+
   /** Per-segment marks (1 = counts as a match) over each segment's term ids, for excerpts. */
   matchSets(terms: string[]): Uint8Array[] {
     const sets = this.segments.map((s) => new Uint8Array(s.vocab.length));
     const lists: number[][] = this.segments.map(() => []);
+    const strs = new Set<string>();
     for (const t of terms) {
       for (const v of this.variants(t)) {
+        strs.add(v.term);
         v.ids.forEach((id, k) => {
           if (id >= 0 && sets[k]![id] !== 1) {
             sets[k]![id] = 1;
@@ -718,7 +772,10 @@ export class SearchIndex {
         });
       }
     }
-    sets.forEach((set, k) => this.idLists.set(set, Int32Array.from(lists[k]!).sort()));
+    sets.forEach((set, k) => {
+      this.idLists.set(set, Int32Array.from(lists[k]!).sort());
+      this.termSets.set(set, strs);
+    });
     return sets;
   }
 
@@ -744,20 +801,33 @@ export class SearchIndex {
     return this.hitAt(doc, score, true, -2, false, queryExcerpt ? this.matchedIn(s, i, sets[k]!, 0, nW) : NO_MATCHES);
   }
 
-  /** Word positions (page-relative) in [from, to) whose term is in the match set. */
+  /** Word positions (page-relative) in [from, to) whose primary term is matched (the words re-tokenized: no per-word table). */
   private matchedIn(s: SegmentData, i: number, set: Uint8Array, from: number, to: number): number[] {
     const matched: number[] = [];
-    const p0 = s.posStart[i]!;
-    const tok = s.tok;
-    for (let p = Math.max(0, from); p < to; p++) {
-      const t = tok[p0 + p]!;
-      if (t >= 0 && set[t] === 1) matched.push(p);
+    const terms = this.termSets.get(set);
+    from = Math.max(0, from);
+    if (!terms || to <= from) return matched;
+    const words = rawWords(s, i, from, to).split(s.zws[i] ? '\u200B' : ' ');
+    const memo = this.primaryMemo;
+    for (let j = 0, n = Math.min(words.length, to - from); j < n; j++) {
+      const w = words[j]!;
+      let t = memo.get(w);
+      if (t === undefined) {
+        t = primaryTerm(w);
+        if (memo.size >= PRIMARY_MEMO_MAX) memo.clear();
+        memo.set(w, t);
+      }
+      if (t !== '' && terms.has(t)) matched.push(from + j);
     }
     return matched;
   }
 
-  /** The hit of a page for a chosen section (-2: page hit, -1: intro, k: anchor k), excerpt around `near`. */
+  /**
+   * The hit of a page for a chosen section (-2: page hit, -1: intro, k: anchor k), excerpt around `near`; `near`
+   * NO_MATCHES: the static hit (STATIC_WORDS words from the start; a heading hit: the heading, then the rest of them).
+   */
   private hitAt(doc: number, score: number, titleMatch: boolean, best: number, bestHeadingHit: boolean, near: number[]): SearchHit {
+    const W = near === NO_MATCHES ? STATIC_WORDS : this.excerptWords;
     const [s, i] = this.locate(doc);
     const page = s.pages[i]!;
     const nW = s.posStart[i + 1]! - s.posStart[i]!;
@@ -767,13 +837,13 @@ export class SearchIndex {
 
     if (titleMatch) {
       const skip = skipTitle(page, s, i, nW);
-      const content = this.excerpt(s, i, skip, nW, near, skip);
+      const content = this.excerpt(s, i, skip, nW, near, skip, W);
       return { id: hitId(page.url), url: page.url, type: 'page', content, ...base };
     }
     if (best < 0) {
       const introEnd = anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW;
       const skip = skipTitle(page, s, i, nW);
-      const content = this.excerpt(s, i, skip < introEnd ? skip : 0, introEnd, near, skip);
+      const content = this.excerpt(s, i, skip < introEnd ? skip : 0, introEnd, near, skip, W);
       return { id: hitId(page.url), url: page.url, type: 'text', content, ...base };
     }
     const a = anchors[best]!;
@@ -782,17 +852,17 @@ export class SearchIndex {
     const url = `${page.url}#${a.id}`;
     if (a.heading && bestHeadingHit) {
       const bodyFrom = Math.min(to, from + a.words);
-      const ex = bodyFrom < to ? this.excerpt(s, i, bodyFrom, to, near, bodyFrom) : '';
+      const wEx = near === NO_MATCHES ? W - a.words : W;
+      const ex = bodyFrom < to && wEx >= 3 ? this.excerpt(s, i, bodyFrom, to, near, bodyFrom, wEx) : '';
       const content = a.text ? (ex ? `${a.text} — ${ex}` : a.text) : ex;
       return { id: hitId(url), url, type: 'heading', content, ...base };
     }
-    const content = this.excerpt(s, i, a.heading ? Math.min(to, from + a.words) : from, to, near, from);
+    const content = this.excerpt(s, i, a.heading ? Math.min(to, from + a.words) : from, to, near, from, W);
     return { id: hitId(url), url, type: 'text', content, ...base };
   }
 
-  /** Plain-text window of ~excerptWords words within [from, to) around the densest cluster of matches. */
-  private excerpt(s: SegmentData, i: number, from: number, to: number, matched: number[], defaultStart: number): string {
-    const W = this.excerptWords;
+  /** Plain-text window of ~W words within [from, to) around the densest cluster of matches. */
+  private excerpt(s: SegmentData, i: number, from: number, to: number, matched: number[], defaultStart: number, W: number): string {
     if (to <= from) return '';
     const inRange = matched.filter((p) => p >= from && p < to);
     let start: number;
@@ -814,11 +884,7 @@ export class SearchIndex {
     let end = Math.min(to, start + W);
     if (end - start < W) start = Math.max(from, end - W);
     end = Math.min(to, start + W);
-    const p0 = s.posStart[i]!;
-    const nW = s.posStart[i + 1]! - p0;
-    const b0 = s.woff[p0 + start]!;
-    const b1 = end < nW ? s.woff[p0 + end]! : s.byteStart[i + 1]!;
-    const text = toPlainText(Buffer.from(s.content.buffer, s.content.byteOffset + b0, b1 - b0).toString('utf8'));
+    const text = plainWords(s, i, start, end);
     if (!text) return '';
     return `${start > 0 && start > from ? '… ' : ''}${text}${end < to ? ' …' : ''}`;
   }
@@ -870,7 +936,7 @@ export class SearchIndex {
         best = this.bestSection(s, i, k, sets);
         hh = this.bestHeadingHit;
       }
-      if (s.hitParams[0] === this.excerptWords && s.hitOff.length > 1) {
+      if (s.hitParams[0] === STATIC_WORDS && s.hitOff.length > 1) {
         const slot = 2 * s.secStart[i]! + (best === -2 ? 1 : best === -1 ? 0 : 2 * (best + 1) + hh);
         tSeg[t] = k;
         tFrom[t] = s.hitOff[slot]!;
@@ -1045,10 +1111,47 @@ export class SearchIndex {
 function skipTitle(page: PageInfo, s: SegmentData, i: number, nW: number): number {
   const n = page.title.split(/\s+/).filter(Boolean).length;
   if (n === 0 || n >= nW) return 0;
-  const p0 = s.posStart[i]!;
-  const b1 = s.woff[p0 + n]!;
-  const head = toPlainText(Buffer.from(s.content.buffer, s.content.byteOffset + s.woff[p0]!, b1 - s.woff[p0]!).toString('utf8'));
+  const head = plainWords(s, i, 0, n);
   return head.replace(/[.:]$/, '').toLowerCase() === page.title.toLowerCase() ? n : 0;
+}
+
+/** Byte offset of word p (page-relative, < the page's word count) of page i: a scan from the nearest checkpoint. */
+function wordByte(s: SegmentData, i: number, p: number): number {
+  const p0 = s.posStart[i]!;
+  const g = p0 + p;
+  let w = g - (g % WCK);
+  let b: number;
+  if (w < p0) {
+    w = p0;
+    b = s.byteStart[i]!;
+  } else b = s.wck[w / WCK]!;
+  const c = s.content;
+  if (s.zws[i]) {
+    for (; w < g; w++) {
+      while (!(c[b] === 0xe2 && c[b + 1] === 0x80 && c[b + 2] === 0x8b)) b++;
+      b += 3;
+    }
+  } else {
+    for (; w < g; w++) {
+      while (c[b] !== 0x20) b++;
+      b++;
+    }
+  }
+  return b;
+}
+
+/** The stored text of words [from, to) of page i, separators included (a trailing one when to < word count). */
+function rawWords(s: SegmentData, i: number, from: number, to: number): string {
+  const nW = s.posStart[i + 1]! - s.posStart[i]!;
+  const b0 = wordByte(s, i, from);
+  const b1 = to < nW ? wordByte(s, i, to) : s.byteStart[i + 1]!;
+  return Buffer.from(s.content.buffer, s.content.byteOffset + b0, b1 - b0).toString('utf8');
+}
+
+/** Words [from, to) of page i as plain text. */
+function plainWords(s: SegmentData, i: number, from: number, to: number): string {
+  const raw = rawWords(s, i, from, to);
+  return toPlainText(s.zws[i] ? raw.replaceAll('\u200B', '') : raw);
 }
 
 const idMemo = new Map<string, string>();
