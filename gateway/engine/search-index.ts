@@ -494,11 +494,10 @@ export class SearchIndex {
   private readonly f32 = new Uint32Array(this.f64.buffer);
   /** Per segment, per section [body, heading] match counts of the current resultsBytes call (see accumulateSections). */
   private secAcc: Uint32Array[] | undefined;
+  private readonly secAccBuf: Uint32Array[] = [];
   private bestHeadingHit = 0;
   /** Per-worker memo of a query term's variants (rank and matchSets of one query, and repeated terms, share it). */
   private readonly variantMemo = new Map<string, Variant[]>();
-  /** Buffer views of the segments' static hit bytes (for copy without allocating views per hit). */
-  private readonly hitBufs: Buffer[];
   private secBody = new Int32Array(64);
   private secHead = new Int32Array(64);
   private gen = 0;
@@ -508,7 +507,6 @@ export class SearchIndex {
     this.segments = segments;
     this.maxExpansions = opts.maxExpansions ?? 24;
     this.excerptWords = opts.excerptWords ?? 30;
-    this.hitBufs = segments.map((s) => Buffer.from(s.hitBytes.buffer, s.hitBytes.byteOffset, s.hitBytes.byteLength));
     this.base = new Int32Array(segments.length);
     let n = 0;
     let totalLen = 0;
@@ -926,10 +924,16 @@ export class SearchIndex {
     let strs: string[] | undefined;
     let size = Buffer.byteLength(headStr, 'utf8') + 2;
     this.accumulateSections(sets, nTail);
+    const segs = this.segments;
+    const nSeg = segs.length;
+    const base = this.base;
     for (let t = 0; t < nTail; t++) {
       const d = docs[nHead + t]!;
       const tm = titleMatch[nHead + t] === 1;
-      const [s, i, k] = this.locate(d);
+      let k = nSeg - 1;
+      while (k > 0 && base[k]! > d) k--;
+      const s = segs[k]!;
+      const i = d - base[k]!;
       let best = -2;
       let hh = 0;
       if (!tm) {
@@ -955,14 +959,17 @@ export class SearchIndex {
     for (let t = 0; t < nTail; t++) {
       if (pos > 1) out[pos++] = 0x2c; // ','
       const k = tSeg[t]!;
-      if (k >= 0) pos += this.hitBufs[k]!.copy(out, pos, tFrom[t]!, tTo[t]!);
-      else pos += out.write(strs![t]!, pos, 'utf8');
+      if (k >= 0) {
+        const len = tTo[t]! - tFrom[t]!;
+        out.set(segs[k]!.hitBytes.subarray(tFrom[t]!, tTo[t]!), pos);
+        pos += len;
+      } else pos += out.write(strs![t]!, pos, 'utf8');
       const sc = JSON.stringify(scores[nHead + t]!); // ASCII
       for (let c = 0; c < sc.length; c++) out[pos++] = sc.charCodeAt(c);
       out[pos++] = 0x7d; // '}'
     }
     out[pos++] = 0x5d; // ']'
-    this.secAcc = undefined;
+    this.releaseSections(sets);
     return new Uint8Array(out.buffer as ArrayBuffer, 0, pos);
   }
 
@@ -971,6 +978,7 @@ export class SearchIndex {
    * postings (cost ∝ postings), when that is cheaper than a binary search per hit and term id (∝ hits × ids).
    */
   private accumulateSections(sets: Uint8Array[], nTail: number): void {
+    if (this.secAcc) for (const a of this.secAccBuf) a.fill(0); // a previous call threw before releaseSections
     this.secAcc = undefined;
     if (nTail < 64) return;
     let postings = 0;
@@ -983,7 +991,9 @@ export class SearchIndex {
     if (postings > nTail * (perHit / this.segments.length) * 16) return;
     this.secAcc = this.segments.map((s, k) => {
       const nSec = s.secStart[s.nPages]!;
-      const acc = new Uint32Array(2 * nSec); // body, heading per section (interleaved)
+      // body, heading per section (interleaved); kept per worker, zeroed again by releaseSections
+      let acc = this.secAccBuf[k];
+      if (!acc || acc.length < 2 * nSec) acc = this.secAccBuf[k] = new Uint32Array(2 * nSec);
       const ids = this.idsOf(sets[k]!);
       const { sxStart, sxSec, sxCnt } = s;
       for (let q = 0; q < ids.length; q++) {
@@ -996,6 +1006,25 @@ export class SearchIndex {
         }
       }
       return acc;
+    });
+  }
+
+  /** Zeroes what accumulateSections added (only the query's postings: no pass over every section). */
+  private releaseSections(sets: Uint8Array[]): void {
+    const accs = this.secAcc;
+    this.secAcc = undefined;
+    if (!accs) return;
+    this.segments.forEach((s, k) => {
+      const acc = accs[k]!;
+      const ids = this.idsOf(sets[k]!);
+      const { sxStart, sxSec } = s;
+      for (let q = 0; q < ids.length; q++) {
+        for (let e = sxStart[ids[q]!]!, end = sxStart[ids[q]! + 1]!; e < end; e++) {
+          const at = 2 * sxSec[e]!;
+          acc[at] = 0;
+          acc[at + 1] = 0;
+        }
+      }
     });
   }
 
