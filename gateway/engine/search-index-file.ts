@@ -8,16 +8,17 @@ import type { PageInfo, SegmentData } from './search-index.ts';
 
 /**
  * 2: section term postings and precomputed static hits (secStart … hitParams).
- * 3: no per-word tables (tok, woff → wck checkpoints), narrower arrays (u16 docs, tf, section counts), short static hits.
+ * 3: no per-word tables (tok, woff → wck checkpoints), narrower arrays (u16 docs, tf, section counts), short static hits
+ *    stored without their page's title (titleOff/titleBytes, once per page).
  */
 export const INDEX_FORMAT_VERSION = 3;
 const MAGIC = 'ADSIDX';
 
 type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'wck' | 'byteStart' | 'content' | 'zws'
-  | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams';
+  | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitSplit' | 'hitBytes' | 'titleOff' | 'titleBytes' | 'hitParams';
 const ARRAYS: ArrayName[] = [
   'termStart', 'pdoc', 'ptf', 'tStart', 'tdoc', 'docLen', 'typeIdx', 'posStart', 'wck', 'byteStart', 'content', 'zws',
-  'secStart', 'sxStart', 'sxSec', 'sxCnt', 'hitOff', 'hitBytes', 'hitParams',
+  'secStart', 'sxStart', 'sxSec', 'sxCnt', 'hitOff', 'hitSplit', 'hitBytes', 'titleOff', 'titleBytes', 'hitParams',
 ];
 type ElemType = 'i32' | 'u32' | 'f32' | 'u16' | 'u8';
 /** Element type of an array as built (pdoc/tdoc are u16 or i32 depending on the segment's page count). */

@@ -61,8 +61,12 @@ export interface SegmentData {
   sxCnt: Uint16Array; // matches of the term in the section: body (low 12 bits) | heading (high 4 bits), clamped
   // Static hits (format 2): per page 2 × sections slots at 2 × secStart[i]: slot 0 intro, 1 page hit (title match),
   // 2j + h anchor section j with h = heading hit; the JSON text `{"id":…,"url":…,"type":…,"title":…,"content":…,"score":`
+  // without the title: the slot's bytes are split at hitSplit[s] (after `"title":`), where the page's title goes
   hitOff: Uint32Array; // byte range of slot s: [hitOff[s], hitOff[s+1]) in hitBytes (length slots+1)
+  hitSplit: Uint16Array | Uint32Array; // per slot: bytes before the title
   hitBytes: Uint8Array;
+  titleOff: Uint32Array; // per page: the title as JSON text, [titleOff[i], titleOff[i+1]) in titleBytes
+  titleBytes: Uint8Array;
   hitParams: Int32Array; // [STATIC_WORDS the static hits were built with]
 }
 
@@ -314,7 +318,7 @@ export const STATIC_WORDS = 12;
  * of the page's words) and the static hit JSON of every (page, section, kind) (a hit beyond FULL_EXCERPT_RANKS is
  * a copy of bytes). Word → section assignment is exactly the one SearchIndex.hit uses.
  */
-function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams'>): SegmentData {
+function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitSplit' | 'hitBytes' | 'titleOff' | 'titleBytes' | 'hitParams'>): SegmentData {
   const n = seg.nPages;
   const V = seg.vocab.length;
   const secStart = new Int32Array(new SharedArrayBuffer((n + 1) * 4));
@@ -371,28 +375,55 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
   }
   const empty = new Uint8Array(0);
   const partial: SegmentData = {
-    ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitBytes: empty, hitParams: new Int32Array([0]),
+    ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitSplit: new Uint16Array(1), hitBytes: empty,
+    titleOff: new Uint32Array(1), titleBytes: empty, hitParams: new Int32Array([0]),
   };
   // static hits, rendered by the query code itself so they are byte for byte what it would render
   const idx = new SearchIndex([partial]);
   const nSlots = 2 * nSec;
   const hitOff = new Uint32Array(new SharedArrayBuffer((nSlots + 1) * 4));
+  const split = new Uint32Array(nSlots + 1);
   const chunks: Buffer[] = [];
+  const titleOff = new Uint32Array(new SharedArrayBuffer((n + 1) * 4));
+  const titleChunks: Buffer[] = [];
   let bytes = 0;
+  let tBytes = 0;
+  const TITLE_KEY = ',"title":'; // first occurrence is the key (a quote inside id/url JSON strings is escaped)
   for (let i = 0; i < n; i++) {
     const nA = seg.pages[i]!.anchors.length;
     const s0 = 2 * secStart[i]!;
+    const tj = idx.titleJson(i);
+    const tb = Buffer.from(tj, 'utf8');
+    titleOff[i] = tBytes;
+    titleChunks.push(tb);
+    tBytes += tb.length;
     for (let slot = 0; slot < 2 * (nA + 1); slot++) {
       hitOff[s0 + slot] = bytes;
       const j = slot >> 1;
       const h = slot & 1;
       if (j > 0 && h === 1 && !seg.pages[i]!.anchors[j - 1]!.heading) continue; // never chosen: no heading words
-      const b = Buffer.from(j === 0 ? idx.staticJson(i, h === 1, -1, false) : idx.staticJson(i, false, j - 1, h === 1), 'utf8');
-      chunks.push(b);
-      bytes += b.length;
+      const str = j === 0 ? idx.staticJson(i, h === 1, -1, false) : idx.staticJson(i, false, j - 1, h === 1);
+      const at = str.indexOf(TITLE_KEY) + TITLE_KEY.length;
+      if (at < TITLE_KEY.length || str.slice(at, at + tj.length) !== tj) throw new Error('buildSegment: unexpected static hit layout');
+      const pre = Buffer.from(str.slice(0, at), 'utf8');
+      const post = Buffer.from(str.slice(at + tj.length), 'utf8');
+      split[s0 + slot] = pre.length;
+      chunks.push(pre, post);
+      bytes += pre.length + post.length;
     }
   }
   hitOff[nSlots] = bytes;
+  titleOff[n] = tBytes;
+  const titleBytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, tBytes)), 0, tBytes);
+  tBytes = 0;
+  for (const c of titleChunks) {
+    titleBytes.set(c, tBytes);
+    tBytes += c.length;
+  }
+  let maxSplit = 0;
+  for (let k = 0; k < nSlots; k++) if (split[k]! > maxSplit) maxSplit = split[k]!;
+  const hitSplit = maxSplit < 65536 ? new Uint16Array(new SharedArrayBuffer(nSlots * 2 + 2)) : new Uint32Array(new SharedArrayBuffer(nSlots * 4 + 4));
+  hitSplit.set(split);
   const hitBytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
   let off = 0;
   for (const c of chunks) {
@@ -401,7 +432,7 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
   }
   const hitParams = new Int32Array(new SharedArrayBuffer(4));
   hitParams[0] = STATIC_WORDS;
-  return { ...partial, hitOff, hitBytes, hitParams };
+  return { ...partial, hitOff, hitSplit, hitBytes, titleOff, titleBytes, hitParams };
 }
 
 function growTf(tf: Float64Array, id: number): Float64Array<ArrayBuffer> {
@@ -450,6 +481,8 @@ const NO_MATCHES: number[] = [];
 const STATIC_MEMO_MAX = 30_000;
 const VARIANT_MEMO_MAX = 20_000;
 const PRIMARY_MEMO_MAX = 100_000;
+/** ASCII bytes that are word characters ([0-9A-Za-z_]): see matchedIn. */
+const WORD_BYTE = Uint8Array.from({ length: 128 }, (_, x) => (/[0-9A-Za-z_]/.test(String.fromCharCode(x)) ? 1 : 0));
 
 interface Variant { term: string; sim: number; ids: Int32Array /* per segment, -1 absent */ }
 
@@ -487,6 +520,7 @@ export class SearchIndex {
   private readonly termSets = new WeakMap<Uint8Array, Set<string>>();
   /** Per-worker memo: raw word → primary term. */
   private readonly primaryMemo = new Map<string, string>();
+  private readonly firstMemo = new WeakMap<Set<string>, Uint8Array>();
   /** url rank → doc, and the bits of a url rank (packed sort keys, see order). */
   private readonly docByUrl: Int32Array;
   private readonly rb: number;
@@ -799,14 +833,53 @@ export class SearchIndex {
     return this.hitAt(doc, score, true, -2, false, queryExcerpt ? this.matchedIn(s, i, sets[k]!, 0, nW) : NO_MATCHES);
   }
 
+  /** ASCII first characters of the matched terms (a prefilter for matchedIn). */
+  private firstChars(terms: Set<string>): Uint8Array {
+    let f = this.firstMemo.get(terms);
+    if (!f) {
+      f = new Uint8Array(128);
+      for (const t of terms) if (t.charCodeAt(0) < 128) f[t.charCodeAt(0)] = 1;
+      this.firstMemo.set(terms, f);
+    }
+    return f;
+  }
+
   /** Word positions (page-relative) in [from, to) whose primary term is matched (the words re-tokenized: no per-word table). */
   private matchedIn(s: SegmentData, i: number, set: Uint8Array, from: number, to: number): number[] {
     const matched: number[] = [];
     const terms = this.termSets.get(set);
     from = Math.max(0, from);
     if (!terms || to <= from) return matched;
-    const words = rawWords(s, i, from, to).split(s.zws[i] ? '\u200B' : ' ');
     const memo = this.primaryMemo;
+    if (!s.zws[i]) {
+      // on the bytes: a word whose first byte is an ASCII word character has a primary term starting with that
+      // character (lower-cased), so most words are skipped without building a string
+      const first = this.firstChars(terms);
+      const c = s.content;
+      const buf = Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+      const nW = s.posStart[i + 1]! - s.posStart[i]!;
+      const end = to < nW ? wordByte(s, i, to) : s.byteStart[i + 1]!;
+      let b = wordByte(s, i, from);
+      for (let p = from; p < to && b <= end; p++) {
+        let e = b;
+        while (e < end && c[e] !== 0x20) e++;
+        const x = c[b]!;
+        const check = e > b && (x >= 0x80 || !WORD_BYTE[x] || first[x >= 65 && x <= 90 ? x | 0x20 : x] === 1);
+        if (check) {
+          const w = buf.toString('utf8', b, e);
+          let t = memo.get(w);
+          if (t === undefined) {
+            t = primaryTerm(w);
+            if (memo.size >= PRIMARY_MEMO_MAX) memo.clear();
+            memo.set(w, t);
+          }
+          if (t !== '' && terms.has(t)) matched.push(p);
+        }
+        b = e + 1;
+      }
+      return matched;
+    }
+    const words = rawWords(s, i, from, to).split('\u200B');
     for (let j = 0, n = Math.min(words.length, to - from); j < n; j++) {
       const w = words[j]!;
       let t = memo.get(w);
@@ -921,6 +994,8 @@ export class SearchIndex {
     const tSeg = new Int32Array(nTail);
     const tFrom = new Uint32Array(nTail);
     const tTo = new Uint32Array(nTail);
+    const tSplit = new Uint32Array(nTail);
+    const tPage = new Int32Array(nTail);
     let strs: string[] | undefined;
     let size = Buffer.byteLength(headStr, 'utf8') + 2;
     this.accumulateSections(sets, nTail);
@@ -945,7 +1020,9 @@ export class SearchIndex {
         tSeg[t] = k;
         tFrom[t] = s.hitOff[slot]!;
         tTo[t] = s.hitOff[slot + 1]!;
-        size += tTo[t]! - tFrom[t]! + 26;
+        tSplit[t] = tFrom[t]! + s.hitSplit[slot]!;
+        tPage[t] = i;
+        size += tTo[t]! - tFrom[t]! + s.titleOff[i + 1]! - s.titleOff[i]! + 26;
       } else {
         tSeg[t] = -1;
         strs ??= [];
@@ -960,9 +1037,19 @@ export class SearchIndex {
       if (pos > 1) out[pos++] = 0x2c; // ','
       const k = tSeg[t]!;
       if (k >= 0) {
-        const len = tTo[t]! - tFrom[t]!;
-        out.set(segs[k]!.hitBytes.subarray(tFrom[t]!, tTo[t]!), pos);
-        pos += len;
+        // id, url, type | the page's title | content
+        const s = segs[k]!;
+        const a = tFrom[t]!;
+        const m = tSplit[t]!;
+        const b = tTo[t]!;
+        const t0 = s.titleOff[tPage[t]!]!;
+        const t1 = s.titleOff[tPage[t]! + 1]!;
+        out.set(s.hitBytes.subarray(a, m), pos);
+        pos += m - a;
+        out.set(s.titleBytes.subarray(t0, t1), pos);
+        pos += t1 - t0;
+        out.set(s.hitBytes.subarray(m, b), pos);
+        pos += b - m;
       } else pos += out.write(strs![t]!, pos, 'utf8');
       const sc = JSON.stringify(scores[nHead + t]!); // ASCII
       for (let c = 0; c < sc.length; c++) out[pos++] = sc.charCodeAt(c);
