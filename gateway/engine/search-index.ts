@@ -35,11 +35,23 @@ export interface SearchHit {
 export interface AnchorInfo { loc: number; id: string; text: string; heading: boolean; words: number }
 export interface PageInfo { url: string; title: string; section: string; anchors: AnchorInfo[] }
 
-/** One segment of the index. Typed arrays live in SharedArrayBuffers; `pages`/`vocab` are cloned per worker. */
+/** Array-like access (a plain array at build time; decoded on demand from the shared file buffer at query time). */
+export interface List<T> {
+  readonly length: number;
+  at(i: number): T | undefined;
+}
+/** Pages; url/title without decoding the page's anchors when the list offers it. */
+export interface PageList extends List<PageInfo> {
+  url?(i: number): string;
+  title?(i: number): string;
+}
+
+/** One segment of the index. Typed arrays live in SharedArrayBuffers, as do the strings behind `pages`/`vocab`. */
 export interface SegmentData {
   nPages: number;
-  pages: PageInfo[];
-  vocab: string[]; // sorted (code-unit order); term id = index
+  pages: PageList;
+  vocab: List<string>; // sorted (code-unit order); term id = index
+  urlOrder: Int32Array; // local pages by url (ties by page index): merged across segments at install
   termStart: Int32Array; // CSR over body postings, length vocab+1
   pdoc: DocArray; // local page index (Uint16 when the segment has ≤ 65,536 pages)
   ptf: Uint16Array; // 2 × heading-weighted term frequency (weights are multiples of 0.5: exact), clamped
@@ -283,6 +295,10 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
   const body = csr(eTerm, eDoc, eTf);
   const ttl = csr(tTerm, tDocE);
   const content = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
+  const urlOrder = new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n);
+  Array.from({ length: n }, (_, k) => k)
+    .sort((a, b) => (pages[a]!.url < pages[b]!.url ? -1 : pages[a]!.url > pages[b]!.url ? 1 : a - b))
+    .forEach((p, r) => (urlOrder[r] = p));
   let off = 0;
   for (const c of chunks) {
     content.set(c, off);
@@ -292,6 +308,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     nPages: n,
     pages,
     vocab: sortedVocab,
+    urlOrder,
     termStart: body.start,
     pdoc: body.d,
     ptf: body.w!,
@@ -322,7 +339,8 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
   const n = seg.nPages;
   const V = seg.vocab.length;
   const secStart = new Int32Array(new SharedArrayBuffer((n + 1) * 4));
-  for (let i = 0; i < n; i++) secStart[i + 1] = secStart[i]! + 1 + seg.pages[i]!.anchors.length;
+  const pages = seg.pages as PageInfo[]; // build time: a plain array
+  for (let i = 0; i < n; i++) secStart[i + 1] = secStart[i]! + 1 + pages[i]!.anchors.length;
   const nSec = secStart[n]!;
   // (term, section, count) triples, sections ascending (pages in order, sections in order within a page)
   const eT = new Grow((k) => new Int32Array(k), 1 << 16);
@@ -341,7 +359,7 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
     head.clear();
   };
   for (let i = 0; i < n; i++) {
-    const anchors = seg.pages[i]!.anchors;
+    const anchors = pages[i]!.anchors;
     const nA = anchors.length;
     const p0 = seg.posStart[i]!;
     const nW = seg.posStart[i + 1]! - p0;
@@ -390,7 +408,7 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
   let tBytes = 0;
   const TITLE_KEY = ',"title":'; // first occurrence is the key (a quote inside id/url JSON strings is escaped)
   for (let i = 0; i < n; i++) {
-    const nA = seg.pages[i]!.anchors.length;
+    const nA = pages[i]!.anchors.length;
     const s0 = 2 * secStart[i]!;
     const tj = idx.titleJson(i);
     const tb = Buffer.from(tj, 'utf8');
@@ -401,7 +419,7 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
       hitOff[s0 + slot] = bytes;
       const j = slot >> 1;
       const h = slot & 1;
-      if (j > 0 && h === 1 && !seg.pages[i]!.anchors[j - 1]!.heading) continue; // never chosen: no heading words
+      if (j > 0 && h === 1 && !pages[i]!.anchors[j - 1]!.heading) continue; // never chosen: no heading words
       const str = j === 0 ? idx.staticJson(i, h === 1, -1, false) : idx.staticJson(i, false, j - 1, h === 1);
       const at = str.indexOf(TITLE_KEY) + TITLE_KEY.length;
       if (at < TITLE_KEY.length || str.slice(at, at + tj.length) !== tj) throw new Error('buildSegment: unexpected static hit layout');
@@ -512,7 +530,7 @@ export class SearchIndex {
   private readonly tlist: Int32Array;
   private readonly titleLen: Uint16Array;
   private readonly docLen: Float32Array;
-  private readonly titlesJson: string[];
+  private readonly titlesJson: (string | undefined)[];
   /** Static hits beyond the query-excerpt ranks when a segment's precomputed ones do not apply: see memoPrefix. */
   private readonly staticMemo = new Map<number, string>();
   private readonly idLists = new WeakMap<Uint8Array, Int32Array>();
@@ -552,23 +570,25 @@ export class SearchIndex {
     this.nDocs = n;
     this.avgdl = n > 0 ? totalLen / n : 1;
     this.typeOf = new Uint8Array(n);
-    this.titlesJson = [];
-    for (const s of segments) for (let i = 0; i < s.nPages; i++) this.titlesJson.push(JSON.stringify(s.pages[i]!.title));
-    const urls: { u: string; d: number }[] = [];
-    segments.forEach((s, k) => {
-      for (let i = 0; i < s.nPages; i++) {
-        const d = this.base[k]! + i;
-        this.typeOf[d] = s.typeIdx[i]!;
-        urls.push({ u: s.pages[i]!.url, d });
-      }
-    });
-    urls.sort((a, b) => (a.u < b.u ? -1 : a.u > b.u ? 1 : a.d - b.d));
+    this.titlesJson = new Array<string | undefined>(n);
+    segments.forEach((s, k) => this.typeOf.set(s.typeIdx.subarray(0, s.nPages), this.base[k]!));
+    // url order: a merge of the segments' url orders (url, then doc: an earlier segment first on equal urls)
     this.urlRank = new Int32Array(n);
     this.docByUrl = new Int32Array(n);
-    urls.forEach((x, r) => {
-      this.urlRank[x.d] = r;
-      this.docByUrl[r] = x.d;
-    });
+    const heads = segments.map(() => 0);
+    const cur = segments.map((s) => (s.nPages > 0 ? pageUrl(s, s.urlOrder[0]!) : ''));
+    for (let r = 0; r < n; r++) {
+      let best = -1;
+      for (let k = 0; k < segments.length; k++) {
+        if (heads[k]! >= segments[k]!.nPages) continue;
+        if (best < 0 || cur[k]! < cur[best]!) best = k;
+      }
+      const s = segments[best]!;
+      const d = this.base[best]! + s.urlOrder[heads[best]!]!;
+      this.urlRank[d] = r;
+      this.docByUrl[r] = d;
+      if (++heads[best]! < s.nPages) cur[best] = pageUrl(s, s.urlOrder[heads[best]!]!);
+    }
     this.rb = Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
     this.acc = new Float64Array(n);
     this.cnt = new Uint8Array(n);
@@ -583,14 +603,20 @@ export class SearchIndex {
     this.tlist = new Int32Array(n);
     this.titleLen = new Uint16Array(n);
     this.docLen = new Float32Array(n);
-    segments.forEach((s, k) => {
-      this.docLen.set(s.docLen.subarray(0, s.nPages), this.base[k]!);
-      for (let i = 0; i < s.nPages; i++) {
-        const set = new Set<string>();
-        for (const w of s.pages[i]!.title.split(/\s+/)) for (const t of wordTerms(w)) set.add(t);
-        this.titleLen[this.base[k]! + i] = Math.min(65535, set.size);
-      }
-    });
+    segments.forEach((s, k) => this.docLen.set(s.docLen.subarray(0, s.nPages), this.base[k]!));
+  }
+
+  /** Distinct terms of a page's title (computed when first needed: install stays cheap). */
+  private titleTerms(d: number): number {
+    let v = this.titleLen[d]!;
+    if (v === 0) {
+      const [s, i] = this.locate(d);
+      const set = new Set<string>();
+      for (const w of pageTitle(s, i).split(/\s+/)) for (const t of wordTerms(w)) set.add(t);
+      v = Math.min(65534, set.size) + 1;
+      this.titleLen[d] = v;
+    }
+    return v - 1;
   }
 
   private locate(doc: number): [SegmentData, number, number] {
@@ -614,9 +640,9 @@ export class SearchIndex {
     const found = new Map<string, { df: number; tdf: number; ids: Int32Array }>();
     const S = this.segments.length;
     this.segments.forEach((s, k) => {
-      let j = lowerBound(s.vocab, term);
-      while (j < s.vocab.length && s.vocab[j]!.startsWith(term)) {
-        const w = s.vocab[j]!;
+      const vocab = s.vocab;
+      let j = lowerBound(vocab, term);
+      for (let w = vocab.at(j); w !== undefined && w.startsWith(term); w = vocab.at(++j)) {
         let e = found.get(w);
         if (!e) {
           e = { df: 0, tdf: 0, ids: new Int32Array(S).fill(-1) };
@@ -625,7 +651,6 @@ export class SearchIndex {
         e.ids[k] = j;
         e.df += s.termStart[j + 1]! - s.termStart[j]!;
         e.tdf += s.tStart[j + 1]! - s.tStart[j]!;
-        j++;
       }
     });
     const out: Variant[] = [];
@@ -737,7 +762,7 @@ export class SearchIndex {
     let max = 0;
     for (let k = 0; k < nc; k++) {
       const d = cand[k]!;
-      if (tcnt[d] === nT) fin[d] = (acc[d]! + maxBody) * (1 + nT / Math.max(nT, this.titleLen[d]!));
+      if (tcnt[d] === nT) fin[d] = (acc[d]! + maxBody) * (1 + nT / Math.max(nT, this.titleTerms(d)));
       if (fin[d]! > max) max = fin[d]!;
     }
     const docs = this.order(cand, nc, nT);
@@ -823,7 +848,7 @@ export class SearchIndex {
       const best = this.bestSection(s, i, k, sets);
       const headingHit = this.bestHeadingHit === 1;
       if (!queryExcerpt) return this.hitAt(doc, score, false, best, headingHit, NO_MATCHES);
-      const anchors = s.pages[i]!.anchors;
+      const anchors = s.pages.at(i)!.anchors;
       const nW = s.posStart[i + 1]! - s.posStart[i]!;
       const from = best < 0 ? 0 : anchors[best]!.loc;
       const to = best < 0 ? (anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW) : best + 1 < anchors.length ? anchors[best + 1]!.loc : nW;
@@ -900,7 +925,7 @@ export class SearchIndex {
   private hitAt(doc: number, score: number, titleMatch: boolean, best: number, bestHeadingHit: boolean, near: number[]): SearchHit {
     const W = near === NO_MATCHES ? STATIC_WORDS : this.excerptWords;
     const [s, i] = this.locate(doc);
-    const page = s.pages[i]!;
+    const page = s.pages.at(i)!;
     const nW = s.posStart[i + 1]! - s.posStart[i]!;
     const anchors = page.anchors;
     const pageType = CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs';
@@ -962,7 +987,12 @@ export class SearchIndex {
 
   /** The page title of a doc as JSON text (query-independent; computed once per worker at install). */
   titleJson(doc: number): string {
-    return this.titlesJson[doc]!;
+    let t = this.titlesJson[doc];
+    if (t === undefined) {
+      const [s, i] = this.locate(doc);
+      t = this.titlesJson[doc] = JSON.stringify(pageTitle(s, i));
+    }
+    return t;
   }
 
   /**
@@ -986,7 +1016,7 @@ export class SearchIndex {
     for (let k = 0; k < nHead; k++) {
       const d = docs[k]!;
       const h = this.hit(d, scores[k]!, titleMatch[k] === 1, sets, true);
-      parts[k] = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[d]!},"content":${JSON.stringify(h.content)},"score":${JSON.stringify(scores[k]!)}}`;
+      parts[k] = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titleJson(d)},"content":${JSON.stringify(h.content)},"score":${JSON.stringify(scores[k]!)}}`;
     }
     const headStr = `[${parts.join(',')}`;
     const nTail = n - nHead;
@@ -1201,7 +1231,7 @@ export class SearchIndex {
   /** The static hit JSON up to `"score":` of a local page of a single-segment index (index build time). */
   staticJson(doc: number, titleMatch: boolean, best: number, headingHit: boolean): string {
     const h = this.hitAt(doc, 0, titleMatch, titleMatch ? -2 : best, headingHit, NO_MATCHES);
-    return `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[doc]!},"content":${JSON.stringify(h.content)},"score":`;
+    return `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titleJson(doc)},"content":${JSON.stringify(h.content)},"score":`;
   }
 
   /** Fallback when a segment's static hits were built for another excerpt length: a per-worker memo. */
@@ -1219,7 +1249,7 @@ export class SearchIndex {
   /** Page metadata by global doc id (for callers that need titles/urls without a query). */
   page(doc: number): PageInfo & { pageType: ContentType } {
     const [s, i] = this.locate(doc);
-    return { ...s.pages[i]!, pageType: CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs' };
+    return { ...s.pages.at(i)!, pageType: CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs' };
   }
 }
 
@@ -1270,6 +1300,14 @@ function plainWords(s: SegmentData, i: number, from: number, to: number): string
   return toPlainText(s.zws[i] ? raw.replaceAll('\u200B', '') : raw);
 }
 
+function pageUrl(s: SegmentData, i: number): string {
+  return s.pages.url ? s.pages.url(i) : s.pages.at(i)!.url;
+}
+
+function pageTitle(s: SegmentData, i: number): string {
+  return s.pages.title ? s.pages.title(i) : s.pages.at(i)!.title;
+}
+
 const idMemo = new Map<string, string>();
 
 /** Stable result id: the first 16 base64url characters of sha256(hit url). */
@@ -1283,12 +1321,12 @@ export function hitId(url: string): string {
   return id;
 }
 
-function lowerBound(arr: string[], x: string): number {
+function lowerBound(arr: List<string>, x: string): number {
   let lo = 0;
   let hi = arr.length;
   while (lo < hi) {
     const m = (lo + hi) >>> 1;
-    if (arr[m]! < x) lo = m + 1;
+    if (arr.at(m)! < x) lo = m + 1;
     else hi = m;
   }
   return lo;
