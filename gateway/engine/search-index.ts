@@ -547,6 +547,9 @@ export class SearchIndex {
   /** Per segment, per section [body, heading] match counts of the current resultsBytes call (see accumulateSections). */
   private secAcc: Uint32Array[] | undefined;
   private readonly secAccBuf: Uint32Array[] = [];
+  /** Buffer views of the static hit bytes and titles (Buffer.copy: a native copy, no view per hit). */
+  private readonly hitBufs: Buffer[];
+  private readonly titleBufs: Buffer[];
   private bestHeadingHit = 0;
   /** Per-worker memo of a query term's variants (rank and matchSets of one query, and repeated terms, share it). */
   private readonly variantMemo = new Map<string, Variant[]>();
@@ -560,6 +563,8 @@ export class SearchIndex {
     this.maxExpansions = opts.maxExpansions ?? 24;
     this.excerptWords = opts.excerptWords ?? 30;
     this.base = new Int32Array(segments.length);
+    this.hitBufs = segments.map((s) => Buffer.from(s.hitBytes.buffer, s.hitBytes.byteOffset, s.hitBytes.byteLength));
+    this.titleBufs = segments.map((s) => Buffer.from(s.titleBytes.buffer, s.titleBytes.byteOffset, s.titleBytes.byteLength));
     let n = 0;
     let totalLen = 0;
     segments.forEach((s, k) => {
@@ -1074,12 +1079,10 @@ export class SearchIndex {
         const b = tTo[t]!;
         const t0 = s.titleOff[tPage[t]!]!;
         const t1 = s.titleOff[tPage[t]! + 1]!;
-        out.set(s.hitBytes.subarray(a, m), pos);
-        pos += m - a;
-        out.set(s.titleBytes.subarray(t0, t1), pos);
-        pos += t1 - t0;
-        out.set(s.hitBytes.subarray(m, b), pos);
-        pos += b - m;
+        const hb = this.hitBufs[k]!;
+        pos += hb.copy(out, pos, a, m);
+        pos += this.titleBufs[k]!.copy(out, pos, t0, t1);
+        pos += hb.copy(out, pos, m, b);
       } else pos += out.write(strs![t]!, pos, 'utf8');
       const sc = JSON.stringify(scores[nHead + t]!); // ASCII
       for (let c = 0; c < sc.length; c++) out[pos++] = sc.charCodeAt(c);
