@@ -1,29 +1,146 @@
 /**
  * On-disk form of one index segment, loaded straight into a SharedArrayBuffer.
- * Layout: "ADSIDX" + u16 format version, u32 header length, header JSON (pages, vocab, array table),
- * then the typed arrays, each 8-byte aligned.
+ * Layout: "ADSIDX" + u16 format version, u32 header length, header JSON (array table), then the typed arrays, each
+ * 8-byte aligned. Pages and vocabulary are binary too (a string table + anchor columns), decoded on demand: a worker's
+ * install parses no JSON beyond the header and builds no per-page objects.
  */
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
-import type { PageInfo, SegmentData } from './search-index.ts';
+import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './search-index.ts';
 
-/** 2: section term postings and precomputed static hits (secStart … hitParams). */
-export const INDEX_FORMAT_VERSION = 2;
+/**
+ * 2: section term postings and precomputed static hits (secStart … hitParams).
+ * 3: no per-word tables (tok, woff → wck checkpoints), narrower arrays (u16 docs, tf, section counts), short static hits
+ *    stored without their page's title (titleOff/titleBytes, once per page); binary page table and vocabulary.
+ */
+export const INDEX_FORMAT_VERSION = 3;
 const MAGIC = 'ADSIDX';
 
-type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'tok' | 'woff' | 'byteStart' | 'content' | 'zws'
-  | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams';
-const ARRAYS: [ArrayName, 'i32' | 'u32' | 'f32' | 'u8'][] = [
-  ['termStart', 'i32'], ['pdoc', 'i32'], ['ptf', 'f32'], ['tStart', 'i32'], ['tdoc', 'i32'], ['docLen', 'f32'], ['typeIdx', 'u8'],
-  ['posStart', 'i32'], ['tok', 'i32'], ['woff', 'u32'], ['byteStart', 'u32'], ['content', 'u8'], ['zws', 'u8'],
-  ['secStart', 'i32'], ['sxStart', 'i32'], ['sxSec', 'i32'], ['sxCnt', 'u32'], ['hitOff', 'u32'], ['hitBytes', 'u8'], ['hitParams', 'i32'],
+type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'wck' | 'byteStart' | 'content' | 'zws'
+  | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitSplit' | 'hitBytes' | 'titleOff' | 'titleBytes' | 'hitParams' | 'urlOrder';
+/** The page table and vocabulary: strings (vocab j: j; page i: V + 3i + url|title|section; anchor a: V + 3n + 2a + id|text). */
+type TableName = 'strOff' | 'strBytes' | 'aStart' | 'aLoc' | 'aWords' | 'aHeading';
+const TABLES: TableName[] = ['strOff', 'strBytes', 'aStart', 'aLoc', 'aWords', 'aHeading'];
+const ARRAYS: ArrayName[] = [
+  'termStart', 'pdoc', 'ptf', 'tStart', 'tdoc', 'docLen', 'typeIdx', 'posStart', 'wck', 'byteStart', 'content', 'zws',
+  'secStart', 'sxStart', 'sxSec', 'sxCnt', 'hitOff', 'hitSplit', 'hitBytes', 'titleOff', 'titleBytes', 'hitParams', 'urlOrder',
 ];
+
+function encodeTables(seg: SegmentData): Record<TableName, ArrayBufferView> {
+  const n = seg.nPages;
+  const V = seg.vocab.length;
+  const strs: string[] = [];
+  for (let j = 0; j < V; j++) strs.push(seg.vocab.at(j)!);
+  let nA = 0;
+  for (let i = 0; i < n; i++) {
+    const p = seg.pages.at(i)!;
+    strs.push(p.url, p.title, p.section);
+    nA += p.anchors.length;
+  }
+  const aStart = new Uint32Array(n + 1);
+  const aLoc = new Int32Array(nA);
+  const aWords = new Uint32Array(nA);
+  const aHeading = new Uint8Array(nA);
+  let a = 0;
+  for (let i = 0; i < n; i++) {
+    aStart[i] = a;
+    for (const x of seg.pages.at(i)!.anchors) {
+      strs.push(x.id, x.text);
+      aLoc[a] = x.loc;
+      aWords[a] = x.words;
+      aHeading[a++] = x.heading ? 1 : 0;
+    }
+  }
+  aStart[n] = a;
+  const bufs = strs.map((x) => Buffer.from(x, 'utf8'));
+  const strOff = new Uint32Array(bufs.length + 1);
+  for (let k = 0; k < bufs.length; k++) strOff[k + 1] = strOff[k]! + bufs[k]!.length;
+  return { strOff, strBytes: Buffer.concat(bufs), aStart, aLoc, aWords, aHeading };
+}
+
+/** Strings of the table, decoded on demand (ASCII through latin1: no UTF-8 validation). */
+class Strings {
+  private readonly off: Uint32Array;
+  private readonly buf: Buffer;
+  private readonly bytes: Uint8Array;
+  constructor(off: Uint32Array, bytes: Uint8Array) {
+    this.off = off;
+    this.bytes = bytes;
+    this.buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  get(k: number): string {
+    const a = this.off[k]!;
+    const b = this.off[k + 1]!;
+    const u = this.bytes;
+    for (let c = a; c < b; c++) if (u[c]! >= 0x80) return this.buf.toString('utf8', a, b);
+    return this.buf.toString('latin1', a, b);
+  }
+}
+
+class TableVocab implements List<string> {
+  readonly length: number;
+  private readonly s: Strings;
+  constructor(s: Strings, n: number) {
+    this.s = s;
+    this.length = n;
+  }
+  at(j: number): string | undefined {
+    return j >= 0 && j < this.length ? this.s.get(j) : undefined;
+  }
+}
+
+class TablePages implements PageList {
+  readonly length: number;
+  private readonly s: Strings;
+  private readonly V: number;
+  private readonly t: Record<'aStart' | 'aLoc' | 'aWords' | 'aHeading', Uint32Array | Int32Array | Uint8Array>;
+  /** Recently decoded pages (the top hits of recent queries). */
+  private readonly memo = new Map<number, PageInfo>();
+  constructor(s: Strings, V: number, n: number, t: Record<'aStart' | 'aLoc' | 'aWords' | 'aHeading', Uint32Array | Int32Array | Uint8Array>) {
+    this.s = s;
+    this.V = V;
+    this.length = n;
+    this.t = t;
+  }
+  url(i: number): string {
+    return this.s.get(this.V + 3 * i);
+  }
+  title(i: number): string {
+    return this.s.get(this.V + 3 * i + 1);
+  }
+  at(i: number): PageInfo | undefined {
+    if (!(i >= 0 && i < this.length)) return undefined;
+    let p = this.memo.get(i);
+    if (p === undefined) {
+      const { aStart, aLoc, aWords, aHeading } = this.t;
+      const anchors: AnchorInfo[] = [];
+      const s0 = this.V + 3 * this.length;
+      for (let a = aStart[i]!, end = aStart[i + 1]!; a < end; a++) {
+        anchors.push({ loc: aLoc[a]!, id: this.s.get(s0 + 2 * a), text: this.s.get(s0 + 2 * a + 1), heading: aHeading[a] === 1, words: aWords[a]! });
+      }
+      p = { url: this.url(i), title: this.title(i), section: this.s.get(this.V + 3 * i + 2), anchors };
+      if (this.memo.size >= 1024) this.memo.clear();
+      this.memo.set(i, p);
+    }
+    return p;
+  }
+}
+type ElemType = 'i32' | 'u32' | 'f32' | 'u16' | 'u8';
+/** Element type of an array as built (pdoc/tdoc are u16 or i32 depending on the segment's page count). */
+function typeOf(a: ArrayBufferView): ElemType {
+  if (a instanceof Int32Array) return 'i32';
+  if (a instanceof Uint32Array) return 'u32';
+  if (a instanceof Float32Array) return 'f32';
+  if (a instanceof Uint16Array) return 'u16';
+  if (a instanceof Uint8Array) return 'u8';
+  throw new Error('search index: unsupported array type');
+}
 
 interface Meta {
   version: number;
   fingerprint: string;
   nPages: number;
   size: number;
-  arrays: { name: ArrayName; type: string; offset: number; length: number }[];
+  arrays: { name: ArrayName | TableName; type: string; offset: number; length: number }[];
 }
 
 const align8 = (n: number) => (n + 7) & ~7;
@@ -33,12 +150,13 @@ const PREFIX = 16; // magic(6) version(u16) metaLen(u32) dataLen(u32)
 export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: string, mode = 0o600): void {
   const arrays: Meta['arrays'] = [];
   let off = 0;
-  for (const [name, type] of ARRAYS) {
-    const a = seg[name];
-    arrays.push({ name, type, offset: off, length: a.length });
+  const tables = encodeTables(seg);
+  const all = [...ARRAYS.map((name) => [name, seg[name]] as const), ...TABLES.map((name) => [name, tables[name]] as const)];
+  for (const [name, a] of all) {
+    arrays.push({ name, type: typeOf(a), offset: off, length: (a as Uint8Array).length });
     off = align8(off + a.byteLength);
   }
-  const data = Buffer.from(JSON.stringify({ pages: seg.pages, vocab: seg.vocab }), 'utf8');
+  const data = Buffer.alloc(0);
   // size depends on the meta length: compute with a placeholder, then fix (size has a fixed width)
   const metaOf = (size: number) => Buffer.from(JSON.stringify({ version: INDEX_FORMAT_VERSION, fingerprint, nPages: seg.nPages, size: String(size).padStart(15, '0'), arrays }), 'utf8');
   const metaLen = metaOf(0).length;
@@ -58,8 +176,8 @@ export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: st
     writeSync(fd, meta);
     writeSync(fd, data);
     let pos = PREFIX + meta.length + data.length;
-    for (const { name, offset } of arrays) {
-      const a = seg[name];
+    for (const [k, { offset }] of arrays.entries()) {
+      const a = all[k]![1];
       const want = dataStart + offset;
       if (want > pos) writeSync(fd, pad, 0, want - pos);
       writeSync(fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
@@ -109,7 +227,7 @@ function parseMeta(sab: SharedArrayBuffer): Meta & { metaLen: number; dataLen: n
 /** Validates a loaded segment file cheaply (prefix + small meta JSON); returns its fingerprint and page count. */
 export function checkSegmentBuffer(sab: SharedArrayBuffer): { fingerprint: string; nPages: number } {
   const m = parseMeta(sab);
-  for (const [name] of ARRAYS) if (!m.arrays.some((a) => a.name === name)) throw new Error(`search index file lacks ${name}`);
+  for (const name of [...ARRAYS, ...TABLES]) if (!m.arrays.some((a) => a.name === name)) throw new Error(`search index file lacks ${name}`);
   return { fingerprint: m.fingerprint, nPages: m.nPages };
 }
 
@@ -117,15 +235,19 @@ export function checkSegmentBuffer(sab: SharedArrayBuffer): { fingerprint: strin
 export function segmentFromBuffer(sab: SharedArrayBuffer): SegmentData {
   const m = parseMeta(sab);
   const b = Buffer.from(sab);
-  const data = JSON.parse(b.toString('utf8', PREFIX + m.metaLen, PREFIX + m.metaLen + m.dataLen)) as { pages: PageInfo[]; vocab: string[] };
-  const views: Partial<Record<ArrayName, unknown>> = {};
+  const views: Partial<Record<ArrayName | TableName, unknown>> = {};
   for (const { name, type, offset, length } of m.arrays) {
     const at = m.dataStart + offset;
     if (type === 'i32') views[name] = new Int32Array(sab, at, length);
     else if (type === 'u32') views[name] = new Uint32Array(sab, at, length);
     else if (type === 'f32') views[name] = new Float32Array(sab, at, length);
+    else if (type === 'u16') views[name] = new Uint16Array(sab, at, length);
     else views[name] = new Uint8Array(sab, at, length);
   }
-  for (const [name] of ARRAYS) if (!views[name]) throw new Error(`search index file lacks ${name}`);
-  return { nPages: m.nPages, pages: data.pages, vocab: data.vocab, ...(views as Pick<SegmentData, ArrayName>) };
+  for (const name of [...ARRAYS, ...TABLES]) if (!views[name]) throw new Error(`search index file lacks ${name}`);
+  const t = views as Record<TableName, Uint32Array & Int32Array & Uint8Array>;
+  const strs = new Strings(t.strOff, t.strBytes);
+  const V = (views.termStart as Int32Array).length - 1;
+  const seg = { nPages: m.nPages, ...(views as Pick<SegmentData, ArrayName>) };
+  return { ...seg, vocab: new TableVocab(strs, V), pages: new TablePages(strs, V, m.nPages, t) };
 }

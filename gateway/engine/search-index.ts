@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PagefindFragment } from './pagefind-bundle.ts';
-import { toPlainText, wordTerms } from './text.ts';
+import { primaryTerm, toPlainText, wordTerms } from './text.ts';
 
 export type ContentType = 'docs' | 'skill' | 'agent' | 'hook' | 'composition';
 export const CONTENT_TYPES: readonly ContentType[] = ['docs', 'skill', 'agent', 'hook', 'composition'];
@@ -35,35 +35,56 @@ export interface SearchHit {
 export interface AnchorInfo { loc: number; id: string; text: string; heading: boolean; words: number }
 export interface PageInfo { url: string; title: string; section: string; anchors: AnchorInfo[] }
 
-/** One segment of the index. Typed arrays live in SharedArrayBuffers; `pages`/`vocab` are cloned per worker. */
+/** Array-like access (a plain array at build time; decoded on demand from the shared file buffer at query time). */
+export interface List<T> {
+  readonly length: number;
+  at(i: number): T | undefined;
+}
+/** Pages; url/title without decoding the page's anchors when the list offers it. */
+export interface PageList extends List<PageInfo> {
+  url?(i: number): string;
+  title?(i: number): string;
+}
+
+/** One segment of the index. Typed arrays live in SharedArrayBuffers, as do the strings behind `pages`/`vocab`. */
 export interface SegmentData {
   nPages: number;
-  pages: PageInfo[];
-  vocab: string[]; // sorted (code-unit order); term id = index
+  pages: PageList;
+  vocab: List<string>; // sorted (code-unit order); term id = index
+  urlOrder: Int32Array; // local pages by url (ties by page index): merged across segments at install
   termStart: Int32Array; // CSR over body postings, length vocab+1
-  pdoc: Int32Array; // local page index
-  ptf: Float32Array; // heading-weighted term frequency
+  pdoc: DocArray; // local page index (Uint16 when the segment has ≤ 65,536 pages)
+  ptf: Uint16Array; // 2 × heading-weighted term frequency (weights are multiples of 0.5: exact), clamped
   tStart: Int32Array; // CSR over title postings, length vocab+1
-  tdoc: Int32Array;
+  tdoc: DocArray;
   docLen: Float32Array;
   typeIdx: Uint8Array;
   posStart: Int32Array; // per page: first word position (length nPages+1)
-  tok: Int32Array; // per word position: term id of the word's primary term, -1 for none
-  woff: Uint32Array; // per word position: byte offset of the word in `content`
+  // Word positions are found by scanning `content` from a checkpoint (a per-word offset table would be 2 × 30 MB at
+  // 10,000 pages; only ≤ FULL_EXCERPT_RANKS excerpts per query need positions).
+  wck: Uint32Array; // byte offset of every word whose segment-wide position is a multiple of WCK
   byteStart: Uint32Array; // per page: first byte (length nPages+1)
-  content: Uint8Array; // UTF-8 page texts
+  content: Uint8Array; // UTF-8 page texts, words joined by ' ' (U+200B on zws pages)
   zws: Uint8Array; // per page: 1 when words are U+200B-delimited
   // Sections (format 2): a page's sections are its intro (0) and its anchors (a + 1), global index secStart[i] + j.
   secStart: Int32Array; // per page: first section (length nPages+1)
   sxStart: Int32Array; // CSR term → sections holding the term (length vocab+1)
   sxSec: Int32Array; // section index, ascending per term
-  sxCnt: Uint32Array; // matches of the term in the section: body (low 22 bits) | heading (high 10 bits), clamped
+  sxCnt: Uint16Array; // matches of the term in the section: body (low 12 bits) | heading (high 4 bits), clamped
   // Static hits (format 2): per page 2 × sections slots at 2 × secStart[i]: slot 0 intro, 1 page hit (title match),
   // 2j + h anchor section j with h = heading hit; the JSON text `{"id":…,"url":…,"type":…,"title":…,"content":…,"score":`
+  // without the title: the slot's bytes are split at hitSplit[s] (after `"title":`), where the page's title goes
   hitOff: Uint32Array; // byte range of slot s: [hitOff[s], hitOff[s+1]) in hitBytes (length slots+1)
+  hitSplit: Uint16Array | Uint32Array; // per slot: bytes before the title
   hitBytes: Uint8Array;
-  hitParams: Int32Array; // [excerptWords the static hits were built with]
+  titleOff: Uint32Array; // per page: the title as JSON text, [titleOff[i], titleOff[i+1]) in titleBytes
+  titleBytes: Uint8Array;
+  hitParams: Int32Array; // [STATIC_WORDS the static hits were built with]
 }
+
+export type DocArray = Int32Array | Uint16Array;
+/** Word checkpoint interval (see wck). */
+export const WCK = 16;
 
 export interface ManifestFallback { title?: string; type?: string; section?: string }
 
@@ -121,7 +142,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
   const tTerm = new Grow((k) => new Int32Array(k));
   const tDocE = new Grow((k) => new Int32Array(k));
   const tok = new Grow((k) => new Int32Array(k), 1 << 16);
-  const woff = new Grow((k) => new Uint32Array(k), 1 << 16);
+  const wck = new Grow((k) => new Uint32Array(k), 1 << 12);
   const posStart = new Int32Array(n + 1);
   const byteStart = new Uint32Array(n + 1);
   const docLen = new Float32Array(n);
@@ -166,7 +187,8 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     // stay Pagefind's, and excerpts need no whitespace clean-up.
     const content = f.content;
     const isZws = content.includes('\u200B');
-    const joiner = isZws ? '' : ' ';
+    const joiner = isZws ? '\u200B' : ' ';
+    const joinerBytes = Buffer.byteLength(joiner);
     const ascii = !NON_ASCII.test(content);
     const parts: string[] = [];
     posStart[i] = tok.n;
@@ -176,9 +198,9 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     const addWord = (w: string): void => {
       if (pos > 0) {
         parts.push(joiner);
-        pageBytes += joiner.length;
+        pageBytes += joinerBytes;
       }
-      woff.push(bytes + pageBytes);
+      if (tok.n % WCK === 0) wck.push(bytes + pageBytes);
       parts.push(w);
       pageBytes += ascii ? w.length : Buffer.byteLength(w);
       let ids = wordIds.get(w);
@@ -253,7 +275,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     newId[order[k]!] = k;
     sortedVocab[k] = vocab[order[k]!]!;
   }
-  const tokS = shared(Int32Array, tok.a, tok.n);
+  const tokS = tok.a.subarray(0, tok.n);
   for (let p = 0; p < tokS.length; p++) if (tokS[p]! >= 0) tokS[p] = newId[tokS[p]!]!;
 
   const csr = (terms: Grow<Int32Array>, docs: Grow<Int32Array>, tfs?: Grow<Float32Array>) => {
@@ -261,27 +283,32 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     for (let e = 0; e < terms.n; e++) start[newId[terms.a[e]!]! + 1]!++;
     for (let k = 0; k < V; k++) start[k + 1]! += start[k]!;
     const fill = start.slice(0, V);
-    const d = new Int32Array(new SharedArrayBuffer(Math.max(1, terms.n) * 4), 0, terms.n);
-    const w = tfs ? new Float32Array(new SharedArrayBuffer(Math.max(1, terms.n) * 4), 0, terms.n) : undefined;
+    const d = n <= 65536 ? new Uint16Array(new SharedArrayBuffer(Math.max(1, terms.n) * 2), 0, terms.n) : new Int32Array(new SharedArrayBuffer(Math.max(1, terms.n) * 4), 0, terms.n);
+    const w = tfs ? new Uint16Array(new SharedArrayBuffer(Math.max(1, terms.n) * 2), 0, terms.n) : undefined;
     for (let e = 0; e < terms.n; e++) {
       const k = fill[newId[terms.a[e]!]!]!++;
       d[k] = docs.a[e]!;
-      if (w) w[k] = tfs!.a[e]!;
+      if (w) w[k] = Math.min(65535, Math.round(2 * tfs!.a[e]!));
     }
     return { start, d, w };
   };
   const body = csr(eTerm, eDoc, eTf);
   const ttl = csr(tTerm, tDocE);
   const content = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
+  const urlOrder = new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n);
+  Array.from({ length: n }, (_, k) => k)
+    .sort((a, b) => (pages[a]!.url < pages[b]!.url ? -1 : pages[a]!.url > pages[b]!.url ? 1 : a - b))
+    .forEach((p, r) => (urlOrder[r] = p));
   let off = 0;
   for (const c of chunks) {
     content.set(c, off);
     off += c.length;
   }
-  return withSections({
+  return withSections(tokS, {
     nPages: n,
     pages,
     vocab: sortedVocab,
+    urlOrder,
     termStart: body.start,
     pdoc: body.d,
     ptf: body.w!,
@@ -290,35 +317,35 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     docLen: shared(Float32Array, docLen, n),
     typeIdx: shared(Uint8Array, typeIdx, n),
     posStart: shared(Int32Array, posStart, n + 1),
-    tok: tokS,
-    woff: shared(Uint32Array, woff.a, woff.n),
+    wck: shared(Uint32Array, wck.a, wck.n),
     byteStart: shared(Uint32Array, byteStart, n + 1),
     content,
     zws: shared(Uint8Array, zws, n),
   });
 }
 
-const BODY_BITS = 22;
+const BODY_BITS = 12;
 const BODY_MAX = (1 << BODY_BITS) - 1;
-const HEAD_MAX = (1 << (32 - BODY_BITS)) - 1;
-/** excerptWords of the static hits precomputed at build time (the SearchIndex default). */
-const BUILD_EXCERPT_WORDS = 30;
+const HEAD_MAX = (1 << (16 - BODY_BITS)) - 1;
+/** Words of a static excerpt (ranks beyond FULL_EXCERPT_RANKS): a short opening of the section. */
+export const STATIC_WORDS = 12;
 
 /**
  * Adds the per-section term postings (choosing a hit's section is a lookup over the query's term ids, not a scan
  * of the page's words) and the static hit JSON of every (page, section, kind) (a hit beyond FULL_EXCERPT_RANKS is
  * a copy of bytes). Word → section assignment is exactly the one SearchIndex.hit uses.
  */
-function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams'>): SegmentData {
+function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitSplit' | 'hitBytes' | 'titleOff' | 'titleBytes' | 'hitParams'>): SegmentData {
   const n = seg.nPages;
   const V = seg.vocab.length;
   const secStart = new Int32Array(new SharedArrayBuffer((n + 1) * 4));
-  for (let i = 0; i < n; i++) secStart[i + 1] = secStart[i]! + 1 + seg.pages[i]!.anchors.length;
+  const pages = seg.pages as PageInfo[]; // build time: a plain array
+  for (let i = 0; i < n; i++) secStart[i + 1] = secStart[i]! + 1 + pages[i]!.anchors.length;
   const nSec = secStart[n]!;
   // (term, section, count) triples, sections ascending (pages in order, sections in order within a page)
   const eT = new Grow((k) => new Int32Array(k), 1 << 16);
   const eS = new Grow((k) => new Int32Array(k), 1 << 16);
-  const eC = new Grow((k) => new Uint32Array(k), 1 << 16);
+  const eC = new Grow((k) => new Int32Array(k), 1 << 16);
   const body = new Map<number, number>();
   const head = new Map<number, number>();
   const flush = (sec: number) => {
@@ -326,14 +353,13 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
     for (const t of [...ids].sort((a, b) => a - b)) {
       eT.push(t);
       eS.push(sec);
-      eC.push((Math.min(body.get(t) ?? 0, BODY_MAX) | (Math.min(head.get(t) ?? 0, HEAD_MAX) << BODY_BITS)) >>> 0);
+      eC.push(Math.min(body.get(t) ?? 0, BODY_MAX) | (Math.min(head.get(t) ?? 0, HEAD_MAX) << BODY_BITS));
     }
     body.clear();
     head.clear();
   };
-  const tok = seg.tok;
   for (let i = 0; i < n; i++) {
-    const anchors = seg.pages[i]!.anchors;
+    const anchors = pages[i]!.anchors;
     const nA = anchors.length;
     const p0 = seg.posStart[i]!;
     const nW = seg.posStart[i + 1]! - p0;
@@ -359,7 +385,7 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
   for (let k = 0; k < V; k++) sxStart[k + 1]! += sxStart[k]!;
   const fill = sxStart.slice(0, V);
   const sxSec = new Int32Array(new SharedArrayBuffer(Math.max(1, eT.n) * 4), 0, eT.n);
-  const sxCnt = new Uint32Array(new SharedArrayBuffer(Math.max(1, eT.n) * 4), 0, eT.n);
+  const sxCnt = new Uint16Array(new SharedArrayBuffer(Math.max(1, eT.n) * 2), 0, eT.n);
   for (let e = 0; e < eT.n; e++) {
     const k = fill[eT.a[e]!]!++;
     sxSec[k] = eS.a[e]!;
@@ -367,28 +393,55 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
   }
   const empty = new Uint8Array(0);
   const partial: SegmentData = {
-    ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitBytes: empty, hitParams: new Int32Array([0]),
+    ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitSplit: new Uint16Array(1), hitBytes: empty,
+    titleOff: new Uint32Array(1), titleBytes: empty, hitParams: new Int32Array([0]),
   };
   // static hits, rendered by the query code itself so they are byte for byte what it would render
-  const idx = new SearchIndex([partial], { excerptWords: BUILD_EXCERPT_WORDS });
+  const idx = new SearchIndex([partial]);
   const nSlots = 2 * nSec;
   const hitOff = new Uint32Array(new SharedArrayBuffer((nSlots + 1) * 4));
+  const split = new Uint32Array(nSlots + 1);
   const chunks: Buffer[] = [];
+  const titleOff = new Uint32Array(new SharedArrayBuffer((n + 1) * 4));
+  const titleChunks: Buffer[] = [];
   let bytes = 0;
+  let tBytes = 0;
+  const TITLE_KEY = ',"title":'; // first occurrence is the key (a quote inside id/url JSON strings is escaped)
   for (let i = 0; i < n; i++) {
-    const nA = seg.pages[i]!.anchors.length;
+    const nA = pages[i]!.anchors.length;
     const s0 = 2 * secStart[i]!;
+    const tj = idx.titleJson(i);
+    const tb = Buffer.from(tj, 'utf8');
+    titleOff[i] = tBytes;
+    titleChunks.push(tb);
+    tBytes += tb.length;
     for (let slot = 0; slot < 2 * (nA + 1); slot++) {
       hitOff[s0 + slot] = bytes;
       const j = slot >> 1;
       const h = slot & 1;
-      if (j > 0 && h === 1 && !seg.pages[i]!.anchors[j - 1]!.heading) continue; // never chosen: no heading words
-      const b = Buffer.from(j === 0 ? idx.staticJson(i, h === 1, -1, false) : idx.staticJson(i, false, j - 1, h === 1), 'utf8');
-      chunks.push(b);
-      bytes += b.length;
+      if (j > 0 && h === 1 && !pages[i]!.anchors[j - 1]!.heading) continue; // never chosen: no heading words
+      const str = j === 0 ? idx.staticJson(i, h === 1, -1, false) : idx.staticJson(i, false, j - 1, h === 1);
+      const at = str.indexOf(TITLE_KEY) + TITLE_KEY.length;
+      if (at < TITLE_KEY.length || str.slice(at, at + tj.length) !== tj) throw new Error('buildSegment: unexpected static hit layout');
+      const pre = Buffer.from(str.slice(0, at), 'utf8');
+      const post = Buffer.from(str.slice(at + tj.length), 'utf8');
+      split[s0 + slot] = pre.length;
+      chunks.push(pre, post);
+      bytes += pre.length + post.length;
     }
   }
   hitOff[nSlots] = bytes;
+  titleOff[n] = tBytes;
+  const titleBytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, tBytes)), 0, tBytes);
+  tBytes = 0;
+  for (const c of titleChunks) {
+    titleBytes.set(c, tBytes);
+    tBytes += c.length;
+  }
+  let maxSplit = 0;
+  for (let k = 0; k < nSlots; k++) if (split[k]! > maxSplit) maxSplit = split[k]!;
+  const hitSplit = maxSplit < 65536 ? new Uint16Array(new SharedArrayBuffer(nSlots * 2 + 2)) : new Uint32Array(new SharedArrayBuffer(nSlots * 4 + 4));
+  hitSplit.set(split);
   const hitBytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
   let off = 0;
   for (const c of chunks) {
@@ -396,8 +449,8 @@ function withSections(seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 
     off += c.length;
   }
   const hitParams = new Int32Array(new SharedArrayBuffer(4));
-  hitParams[0] = BUILD_EXCERPT_WORDS;
-  return { ...partial, hitOff, hitBytes, hitParams };
+  hitParams[0] = STATIC_WORDS;
+  return { ...partial, hitOff, hitSplit, hitBytes, titleOff, titleBytes, hitParams };
 }
 
 function growTf(tf: Float64Array, id: number): Float64Array<ArrayBuffer> {
@@ -437,14 +490,17 @@ export interface IndexOptions {
 /**
  * Ranks (0-based, in a whole ranking) whose excerpt is computed for the query (the window around the densest
  * matches). Beyond them — the long tail of an unlimited query for a common term, thousands of hits — a hit keeps its
- * query-dependent section (url, type) but its excerpt is the static start of that section: the same plain text, no
- * window search, so an unlimited query costs a ranking and a concatenation rather than thousands of excerpts.
+ * query-dependent section (url, type) but its excerpt is the static opening of that section (≈STATIC_WORDS words,
+ * precomputed), so a cache miss costs a ranking and a concatenation rather than hundreds of excerpts.
  */
-export const FULL_EXCERPT_RANKS = 250;
+export const FULL_EXCERPT_RANKS = 20;
 const NO_MATCHES: number[] = [];
 /** Bound of the per-worker memo of static hits (≈350 bytes each: ≤ ≈12 MB per worker). */
 const STATIC_MEMO_MAX = 30_000;
 const VARIANT_MEMO_MAX = 20_000;
+const PRIMARY_MEMO_MAX = 100_000;
+/** ASCII bytes that are word characters ([0-9A-Za-z_]): see matchedIn. */
+const WORD_BYTE = Uint8Array.from({ length: 128 }, (_, x) => (/[0-9A-Za-z_]/.test(String.fromCharCode(x)) ? 1 : 0));
 
 interface Variant { term: string; sim: number; ids: Int32Array /* per segment, -1 absent */ }
 
@@ -474,17 +530,29 @@ export class SearchIndex {
   private readonly tlist: Int32Array;
   private readonly titleLen: Uint16Array;
   private readonly docLen: Float32Array;
-  private readonly titlesJson: string[];
+  private readonly titlesJson: (string | undefined)[];
   /** Static hits beyond the query-excerpt ranks when a segment's precomputed ones do not apply: see memoPrefix. */
   private readonly staticMemo = new Map<number, string>();
   private readonly idLists = new WeakMap<Uint8Array, Int32Array>();
+  /** Per match set: the matched term strings (excerpts re-tokenize words; see matchedIn). */
+  private readonly termSets = new WeakMap<Uint8Array, Set<string>>();
+  /** Per-worker memo: raw word → primary term. */
+  private readonly primaryMemo = new Map<string, string>();
+  private readonly firstMemo = new WeakMap<Set<string>, Uint8Array>();
+  /** url rank → doc, and the bits of a url rank (packed sort keys, see order). */
+  private readonly docByUrl: Int32Array;
+  private readonly rb: number;
+  private readonly f64 = new Float64Array(1);
+  private readonly f32 = new Uint32Array(this.f64.buffer);
   /** Per segment, per section [body, heading] match counts of the current resultsBytes call (see accumulateSections). */
   private secAcc: Uint32Array[] | undefined;
+  private readonly secAccBuf: Uint32Array[] = [];
+  /** Buffer views of the static hit bytes and titles (Buffer.copy: a native copy, no view per hit). */
+  private readonly hitBufs: Buffer[];
+  private readonly titleBufs: Buffer[];
   private bestHeadingHit = 0;
   /** Per-worker memo of a query term's variants (rank and matchSets of one query, and repeated terms, share it). */
   private readonly variantMemo = new Map<string, Variant[]>();
-  /** Buffer views of the segments' static hit bytes (for copy without allocating views per hit). */
-  private readonly hitBufs: Buffer[];
   private secBody = new Int32Array(64);
   private secHead = new Int32Array(64);
   private gen = 0;
@@ -494,8 +562,9 @@ export class SearchIndex {
     this.segments = segments;
     this.maxExpansions = opts.maxExpansions ?? 24;
     this.excerptWords = opts.excerptWords ?? 30;
-    this.hitBufs = segments.map((s) => Buffer.from(s.hitBytes.buffer, s.hitBytes.byteOffset, s.hitBytes.byteLength));
     this.base = new Int32Array(segments.length);
+    this.hitBufs = segments.map((s) => Buffer.from(s.hitBytes.buffer, s.hitBytes.byteOffset, s.hitBytes.byteLength));
+    this.titleBufs = segments.map((s) => Buffer.from(s.titleBytes.buffer, s.titleBytes.byteOffset, s.titleBytes.byteLength));
     let n = 0;
     let totalLen = 0;
     segments.forEach((s, k) => {
@@ -506,19 +575,26 @@ export class SearchIndex {
     this.nDocs = n;
     this.avgdl = n > 0 ? totalLen / n : 1;
     this.typeOf = new Uint8Array(n);
-    this.titlesJson = [];
-    for (const s of segments) for (let i = 0; i < s.nPages; i++) this.titlesJson.push(JSON.stringify(s.pages[i]!.title));
-    const urls: { u: string; d: number }[] = [];
-    segments.forEach((s, k) => {
-      for (let i = 0; i < s.nPages; i++) {
-        const d = this.base[k]! + i;
-        this.typeOf[d] = s.typeIdx[i]!;
-        urls.push({ u: s.pages[i]!.url, d });
-      }
-    });
-    urls.sort((a, b) => (a.u < b.u ? -1 : a.u > b.u ? 1 : a.d - b.d));
+    this.titlesJson = new Array<string | undefined>(n);
+    segments.forEach((s, k) => this.typeOf.set(s.typeIdx.subarray(0, s.nPages), this.base[k]!));
+    // url order: a merge of the segments' url orders (url, then doc: an earlier segment first on equal urls)
     this.urlRank = new Int32Array(n);
-    urls.forEach((x, r) => (this.urlRank[x.d] = r));
+    this.docByUrl = new Int32Array(n);
+    const heads = segments.map(() => 0);
+    const cur = segments.map((s) => (s.nPages > 0 ? pageUrl(s, s.urlOrder[0]!) : ''));
+    for (let r = 0; r < n; r++) {
+      let best = -1;
+      for (let k = 0; k < segments.length; k++) {
+        if (heads[k]! >= segments[k]!.nPages) continue;
+        if (best < 0 || cur[k]! < cur[best]!) best = k;
+      }
+      const s = segments[best]!;
+      const d = this.base[best]! + s.urlOrder[heads[best]!]!;
+      this.urlRank[d] = r;
+      this.docByUrl[r] = d;
+      if (++heads[best]! < s.nPages) cur[best] = pageUrl(s, s.urlOrder[heads[best]!]!);
+    }
+    this.rb = Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
     this.acc = new Float64Array(n);
     this.cnt = new Uint8Array(n);
     this.last = new Int8Array(n);
@@ -532,14 +608,20 @@ export class SearchIndex {
     this.tlist = new Int32Array(n);
     this.titleLen = new Uint16Array(n);
     this.docLen = new Float32Array(n);
-    segments.forEach((s, k) => {
-      this.docLen.set(s.docLen.subarray(0, s.nPages), this.base[k]!);
-      for (let i = 0; i < s.nPages; i++) {
-        const set = new Set<string>();
-        for (const w of s.pages[i]!.title.split(/\s+/)) for (const t of wordTerms(w)) set.add(t);
-        this.titleLen[this.base[k]! + i] = Math.min(65535, set.size);
-      }
-    });
+    segments.forEach((s, k) => this.docLen.set(s.docLen.subarray(0, s.nPages), this.base[k]!));
+  }
+
+  /** Distinct terms of a page's title (computed when first needed: install stays cheap). */
+  private titleTerms(d: number): number {
+    let v = this.titleLen[d]!;
+    if (v === 0) {
+      const [s, i] = this.locate(d);
+      const set = new Set<string>();
+      for (const w of pageTitle(s, i).split(/\s+/)) for (const t of wordTerms(w)) set.add(t);
+      v = Math.min(65534, set.size) + 1;
+      this.titleLen[d] = v;
+    }
+    return v - 1;
   }
 
   private locate(doc: number): [SegmentData, number, number] {
@@ -563,9 +645,9 @@ export class SearchIndex {
     const found = new Map<string, { df: number; tdf: number; ids: Int32Array }>();
     const S = this.segments.length;
     this.segments.forEach((s, k) => {
-      let j = lowerBound(s.vocab, term);
-      while (j < s.vocab.length && s.vocab[j]!.startsWith(term)) {
-        const w = s.vocab[j]!;
+      const vocab = s.vocab;
+      let j = lowerBound(vocab, term);
+      for (let w = vocab.at(j); w !== undefined && w.startsWith(term); w = vocab.at(++j)) {
         let e = found.get(w);
         if (!e) {
           e = { df: 0, tdf: 0, ids: new Int32Array(S).fill(-1) };
@@ -574,7 +656,6 @@ export class SearchIndex {
         e.ids[k] = j;
         e.df += s.termStart[j + 1]! - s.termStart[j]!;
         e.tdf += s.tStart[j + 1]! - s.tStart[j]!;
-        j++;
       }
     });
     const out: Variant[] = [];
@@ -637,7 +718,7 @@ export class SearchIndex {
               ttf[d] = 0;
               tlist[nt++] = d;
             }
-            ttf[d]! += v.sim * ptf[e]!;
+            ttf[d]! += v.sim * (ptf[e]! * 0.5);
           }
           for (let e = tStart[id]!, end = tStart[id + 1]!; e < end; e++) {
             const d = base + tdoc[e]!;
@@ -686,12 +767,10 @@ export class SearchIndex {
     let max = 0;
     for (let k = 0; k < nc; k++) {
       const d = cand[k]!;
-      if (tcnt[d] === nT) fin[d] = (acc[d]! + maxBody) * (1 + nT / Math.max(nT, this.titleLen[d]!));
+      if (tcnt[d] === nT) fin[d] = (acc[d]! + maxBody) * (1 + nT / Math.max(nT, this.titleTerms(d)));
       if (fin[d]! > max) max = fin[d]!;
     }
-    const docs = cand.slice(0, nc);
-    const urlRank = this.urlRank;
-    docs.sort((a, b) => (tcnt[b] === nT ? 1 : 0) - (tcnt[a] === nT ? 1 : 0) || fin[b]! - fin[a]! || urlRank[a]! - urlRank[b]!);
+    const docs = this.order(cand, nc, nT);
     const scores = new Float64Array(nc);
     const titleMatch = new Uint8Array(nc);
     for (let r = 0; r < nc; r++) {
@@ -704,12 +783,49 @@ export class SearchIndex {
     return { docs, scores, titleMatch };
   }
 
+  /**
+   * Candidates in ranking order: title tier first, score desc, url asc. One native sort of packed 64-bit keys
+   * [not title tier | ~score bits, truncated | url rank]; runs with equal truncated score re-sorted exactly.
+   */
+  private order(cand: Int32Array, nc: number, nT: number): Int32Array {
+    const { final: fin, tcnt, urlRank, docByUrl, rb } = this;
+    const keys = new BigUint64Array(nc);
+    const k32 = new Uint32Array(keys.buffer);
+    const f64 = this.f64;
+    const f32 = this.f32;
+    const low = rb >= 32 ? 0 : ~((1 << rb) - 1);
+    for (let k = 0; k < nc; k++) {
+      const d = cand[k]!;
+      f64[0] = fin[d]!; // ≥ 0: its bits order like the number
+      k32[2 * k] = ((~f32[0]! & low) | urlRank[d]!) >>> 0;
+      k32[2 * k + 1] = ((tcnt[d] === nT ? 0 : 0x80000000) | (~f32[1]! & 0x7fffffff)) >>> 0;
+    }
+    keys.sort();
+    const docs = new Int32Array(nc);
+    const mask = rb >= 32 ? 0xffffffff : (1 << rb) - 1;
+    for (let k = 0; k < nc; k++) docs[k] = docByUrl[k32[2 * k]! & mask]!;
+    for (let a = 0; a < nc; ) {
+      let b = a + 1;
+      while (b < nc && k32[2 * b + 1] === k32[2 * a + 1] && (k32[2 * b]! & low) === (k32[2 * a]! & low)) b++;
+      if (b - a > 1) {
+        const run = docs.subarray(a, b);
+        let same = true;
+        for (let j = 1; j < run.length && same; j++) same = fin[run[j]!] === fin[run[0]!];
+        if (!same) run.sort((x, y) => fin[y]! - fin[x]! || urlRank[x]! - urlRank[y]!);
+      }
+      a = b;
+    }
+    return docs;
+  }
+
   /** Per-segment marks (1 = counts as a match) over each segment's term ids, for excerpts. */
   matchSets(terms: string[]): Uint8Array[] {
     const sets = this.segments.map((s) => new Uint8Array(s.vocab.length));
     const lists: number[][] = this.segments.map(() => []);
+    const strs = new Set<string>();
     for (const t of terms) {
       for (const v of this.variants(t)) {
+        strs.add(v.term);
         v.ids.forEach((id, k) => {
           if (id >= 0 && sets[k]![id] !== 1) {
             sets[k]![id] = 1;
@@ -718,7 +834,10 @@ export class SearchIndex {
         });
       }
     }
-    sets.forEach((set, k) => this.idLists.set(set, Int32Array.from(lists[k]!).sort()));
+    sets.forEach((set, k) => {
+      this.idLists.set(set, Int32Array.from(lists[k]!).sort());
+      this.termSets.set(set, strs);
+    });
     return sets;
   }
 
@@ -734,7 +853,7 @@ export class SearchIndex {
       const best = this.bestSection(s, i, k, sets);
       const headingHit = this.bestHeadingHit === 1;
       if (!queryExcerpt) return this.hitAt(doc, score, false, best, headingHit, NO_MATCHES);
-      const anchors = s.pages[i]!.anchors;
+      const anchors = s.pages.at(i)!.anchors;
       const nW = s.posStart[i + 1]! - s.posStart[i]!;
       const from = best < 0 ? 0 : anchors[best]!.loc;
       const to = best < 0 ? (anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW) : best + 1 < anchors.length ? anchors[best + 1]!.loc : nW;
@@ -744,22 +863,74 @@ export class SearchIndex {
     return this.hitAt(doc, score, true, -2, false, queryExcerpt ? this.matchedIn(s, i, sets[k]!, 0, nW) : NO_MATCHES);
   }
 
-  /** Word positions (page-relative) in [from, to) whose term is in the match set. */
+  /** ASCII first characters of the matched terms (a prefilter for matchedIn). */
+  private firstChars(terms: Set<string>): Uint8Array {
+    let f = this.firstMemo.get(terms);
+    if (!f) {
+      f = new Uint8Array(128);
+      for (const t of terms) if (t.charCodeAt(0) < 128) f[t.charCodeAt(0)] = 1;
+      this.firstMemo.set(terms, f);
+    }
+    return f;
+  }
+
+  /** Word positions (page-relative) in [from, to) whose primary term is matched (the words re-tokenized: no per-word table). */
   private matchedIn(s: SegmentData, i: number, set: Uint8Array, from: number, to: number): number[] {
     const matched: number[] = [];
-    const p0 = s.posStart[i]!;
-    const tok = s.tok;
-    for (let p = Math.max(0, from); p < to; p++) {
-      const t = tok[p0 + p]!;
-      if (t >= 0 && set[t] === 1) matched.push(p);
+    const terms = this.termSets.get(set);
+    from = Math.max(0, from);
+    if (!terms || to <= from) return matched;
+    const memo = this.primaryMemo;
+    if (!s.zws[i]) {
+      // on the bytes: a word whose first byte is an ASCII word character has a primary term starting with that
+      // character (lower-cased), so most words are skipped without building a string
+      const first = this.firstChars(terms);
+      const c = s.content;
+      const buf = Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+      const nW = s.posStart[i + 1]! - s.posStart[i]!;
+      const end = to < nW ? wordByte(s, i, to) : s.byteStart[i + 1]!;
+      let b = wordByte(s, i, from);
+      for (let p = from; p < to && b <= end; p++) {
+        let e = b;
+        while (e < end && c[e] !== 0x20) e++;
+        const x = c[b]!;
+        const check = e > b && (x >= 0x80 || !WORD_BYTE[x] || first[x >= 65 && x <= 90 ? x | 0x20 : x] === 1);
+        if (check) {
+          const w = buf.toString('utf8', b, e);
+          let t = memo.get(w);
+          if (t === undefined) {
+            t = primaryTerm(w);
+            if (memo.size >= PRIMARY_MEMO_MAX) memo.clear();
+            memo.set(w, t);
+          }
+          if (t !== '' && terms.has(t)) matched.push(p);
+        }
+        b = e + 1;
+      }
+      return matched;
+    }
+    const words = rawWords(s, i, from, to).split('\u200B');
+    for (let j = 0, n = Math.min(words.length, to - from); j < n; j++) {
+      const w = words[j]!;
+      let t = memo.get(w);
+      if (t === undefined) {
+        t = primaryTerm(w);
+        if (memo.size >= PRIMARY_MEMO_MAX) memo.clear();
+        memo.set(w, t);
+      }
+      if (t !== '' && terms.has(t)) matched.push(from + j);
     }
     return matched;
   }
 
-  /** The hit of a page for a chosen section (-2: page hit, -1: intro, k: anchor k), excerpt around `near`. */
+  /**
+   * The hit of a page for a chosen section (-2: page hit, -1: intro, k: anchor k), excerpt around `near`; `near`
+   * NO_MATCHES: the static hit (STATIC_WORDS words from the start; a heading hit: the heading, then the rest of them).
+   */
   private hitAt(doc: number, score: number, titleMatch: boolean, best: number, bestHeadingHit: boolean, near: number[]): SearchHit {
+    const W = near === NO_MATCHES ? STATIC_WORDS : this.excerptWords;
     const [s, i] = this.locate(doc);
-    const page = s.pages[i]!;
+    const page = s.pages.at(i)!;
     const nW = s.posStart[i + 1]! - s.posStart[i]!;
     const anchors = page.anchors;
     const pageType = CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs';
@@ -767,13 +938,13 @@ export class SearchIndex {
 
     if (titleMatch) {
       const skip = skipTitle(page, s, i, nW);
-      const content = this.excerpt(s, i, skip, nW, near, skip);
+      const content = this.excerpt(s, i, skip, nW, near, skip, W);
       return { id: hitId(page.url), url: page.url, type: 'page', content, ...base };
     }
     if (best < 0) {
       const introEnd = anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW;
       const skip = skipTitle(page, s, i, nW);
-      const content = this.excerpt(s, i, skip < introEnd ? skip : 0, introEnd, near, skip);
+      const content = this.excerpt(s, i, skip < introEnd ? skip : 0, introEnd, near, skip, W);
       return { id: hitId(page.url), url: page.url, type: 'text', content, ...base };
     }
     const a = anchors[best]!;
@@ -782,17 +953,17 @@ export class SearchIndex {
     const url = `${page.url}#${a.id}`;
     if (a.heading && bestHeadingHit) {
       const bodyFrom = Math.min(to, from + a.words);
-      const ex = bodyFrom < to ? this.excerpt(s, i, bodyFrom, to, near, bodyFrom) : '';
+      const wEx = near === NO_MATCHES ? W - a.words : W;
+      const ex = bodyFrom < to && wEx >= 3 ? this.excerpt(s, i, bodyFrom, to, near, bodyFrom, wEx) : '';
       const content = a.text ? (ex ? `${a.text} — ${ex}` : a.text) : ex;
       return { id: hitId(url), url, type: 'heading', content, ...base };
     }
-    const content = this.excerpt(s, i, a.heading ? Math.min(to, from + a.words) : from, to, near, from);
+    const content = this.excerpt(s, i, a.heading ? Math.min(to, from + a.words) : from, to, near, from, W);
     return { id: hitId(url), url, type: 'text', content, ...base };
   }
 
-  /** Plain-text window of ~excerptWords words within [from, to) around the densest cluster of matches. */
-  private excerpt(s: SegmentData, i: number, from: number, to: number, matched: number[], defaultStart: number): string {
-    const W = this.excerptWords;
+  /** Plain-text window of ~W words within [from, to) around the densest cluster of matches. */
+  private excerpt(s: SegmentData, i: number, from: number, to: number, matched: number[], defaultStart: number, W: number): string {
     if (to <= from) return '';
     const inRange = matched.filter((p) => p >= from && p < to);
     let start: number;
@@ -814,18 +985,19 @@ export class SearchIndex {
     let end = Math.min(to, start + W);
     if (end - start < W) start = Math.max(from, end - W);
     end = Math.min(to, start + W);
-    const p0 = s.posStart[i]!;
-    const nW = s.posStart[i + 1]! - p0;
-    const b0 = s.woff[p0 + start]!;
-    const b1 = end < nW ? s.woff[p0 + end]! : s.byteStart[i + 1]!;
-    const text = toPlainText(Buffer.from(s.content.buffer, s.content.byteOffset + b0, b1 - b0).toString('utf8'));
+    const text = plainWords(s, i, start, end);
     if (!text) return '';
     return `${start > 0 && start > from ? '… ' : ''}${text}${end < to ? ' …' : ''}`;
   }
 
   /** The page title of a doc as JSON text (query-independent; computed once per worker at install). */
   titleJson(doc: number): string {
-    return this.titlesJson[doc]!;
+    let t = this.titlesJson[doc];
+    if (t === undefined) {
+      const [s, i] = this.locate(doc);
+      t = this.titlesJson[doc] = JSON.stringify(pageTitle(s, i));
+    }
+    return t;
   }
 
   /**
@@ -849,7 +1021,7 @@ export class SearchIndex {
     for (let k = 0; k < nHead; k++) {
       const d = docs[k]!;
       const h = this.hit(d, scores[k]!, titleMatch[k] === 1, sets, true);
-      parts[k] = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[d]!},"content":${JSON.stringify(h.content)},"score":${JSON.stringify(scores[k]!)}}`;
+      parts[k] = `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titleJson(d)},"content":${JSON.stringify(h.content)},"score":${JSON.stringify(scores[k]!)}}`;
     }
     const headStr = `[${parts.join(',')}`;
     const nTail = n - nHead;
@@ -857,25 +1029,35 @@ export class SearchIndex {
     const tSeg = new Int32Array(nTail);
     const tFrom = new Uint32Array(nTail);
     const tTo = new Uint32Array(nTail);
+    const tSplit = new Uint32Array(nTail);
+    const tPage = new Int32Array(nTail);
     let strs: string[] | undefined;
     let size = Buffer.byteLength(headStr, 'utf8') + 2;
     this.accumulateSections(sets, nTail);
+    const segs = this.segments;
+    const nSeg = segs.length;
+    const base = this.base;
     for (let t = 0; t < nTail; t++) {
       const d = docs[nHead + t]!;
       const tm = titleMatch[nHead + t] === 1;
-      const [s, i, k] = this.locate(d);
+      let k = nSeg - 1;
+      while (k > 0 && base[k]! > d) k--;
+      const s = segs[k]!;
+      const i = d - base[k]!;
       let best = -2;
       let hh = 0;
       if (!tm) {
         best = this.bestSection(s, i, k, sets);
         hh = this.bestHeadingHit;
       }
-      if (s.hitParams[0] === this.excerptWords && s.hitOff.length > 1) {
+      if (s.hitParams[0] === STATIC_WORDS && s.hitOff.length > 1) {
         const slot = 2 * s.secStart[i]! + (best === -2 ? 1 : best === -1 ? 0 : 2 * (best + 1) + hh);
         tSeg[t] = k;
         tFrom[t] = s.hitOff[slot]!;
         tTo[t] = s.hitOff[slot + 1]!;
-        size += tTo[t]! - tFrom[t]! + 26;
+        tSplit[t] = tFrom[t]! + s.hitSplit[slot]!;
+        tPage[t] = i;
+        size += tTo[t]! - tFrom[t]! + s.titleOff[i + 1]! - s.titleOff[i]! + 26;
       } else {
         tSeg[t] = -1;
         strs ??= [];
@@ -889,14 +1071,25 @@ export class SearchIndex {
     for (let t = 0; t < nTail; t++) {
       if (pos > 1) out[pos++] = 0x2c; // ','
       const k = tSeg[t]!;
-      if (k >= 0) pos += this.hitBufs[k]!.copy(out, pos, tFrom[t]!, tTo[t]!);
-      else pos += out.write(strs![t]!, pos, 'utf8');
+      if (k >= 0) {
+        // id, url, type | the page's title | content
+        const s = segs[k]!;
+        const a = tFrom[t]!;
+        const m = tSplit[t]!;
+        const b = tTo[t]!;
+        const t0 = s.titleOff[tPage[t]!]!;
+        const t1 = s.titleOff[tPage[t]! + 1]!;
+        const hb = this.hitBufs[k]!;
+        pos += hb.copy(out, pos, a, m);
+        pos += this.titleBufs[k]!.copy(out, pos, t0, t1);
+        pos += hb.copy(out, pos, m, b);
+      } else pos += out.write(strs![t]!, pos, 'utf8');
       const sc = JSON.stringify(scores[nHead + t]!); // ASCII
       for (let c = 0; c < sc.length; c++) out[pos++] = sc.charCodeAt(c);
       out[pos++] = 0x7d; // '}'
     }
     out[pos++] = 0x5d; // ']'
-    this.secAcc = undefined;
+    this.releaseSections(sets);
     return new Uint8Array(out.buffer as ArrayBuffer, 0, pos);
   }
 
@@ -905,6 +1098,7 @@ export class SearchIndex {
    * postings (cost ∝ postings), when that is cheaper than a binary search per hit and term id (∝ hits × ids).
    */
   private accumulateSections(sets: Uint8Array[], nTail: number): void {
+    if (this.secAcc) for (const a of this.secAccBuf) a.fill(0); // a previous call threw before releaseSections
     this.secAcc = undefined;
     if (nTail < 64) return;
     let postings = 0;
@@ -917,7 +1111,9 @@ export class SearchIndex {
     if (postings > nTail * (perHit / this.segments.length) * 16) return;
     this.secAcc = this.segments.map((s, k) => {
       const nSec = s.secStart[s.nPages]!;
-      const acc = new Uint32Array(2 * nSec); // body, heading per section (interleaved)
+      // body, heading per section (interleaved); kept per worker, zeroed again by releaseSections
+      let acc = this.secAccBuf[k];
+      if (!acc || acc.length < 2 * nSec) acc = this.secAccBuf[k] = new Uint32Array(2 * nSec);
       const ids = this.idsOf(sets[k]!);
       const { sxStart, sxSec, sxCnt } = s;
       for (let q = 0; q < ids.length; q++) {
@@ -930,6 +1126,25 @@ export class SearchIndex {
         }
       }
       return acc;
+    });
+  }
+
+  /** Zeroes what accumulateSections added (only the query's postings: no pass over every section). */
+  private releaseSections(sets: Uint8Array[]): void {
+    const accs = this.secAcc;
+    this.secAcc = undefined;
+    if (!accs) return;
+    this.segments.forEach((s, k) => {
+      const acc = accs[k]!;
+      const ids = this.idsOf(sets[k]!);
+      const { sxStart, sxSec } = s;
+      for (let q = 0; q < ids.length; q++) {
+        for (let e = sxStart[ids[q]!]!, end = sxStart[ids[q]! + 1]!; e < end; e++) {
+          const at = 2 * sxSec[e]!;
+          acc[at] = 0;
+          acc[at + 1] = 0;
+        }
+      }
     });
   }
 
@@ -1019,7 +1234,7 @@ export class SearchIndex {
   /** The static hit JSON up to `"score":` of a local page of a single-segment index (index build time). */
   staticJson(doc: number, titleMatch: boolean, best: number, headingHit: boolean): string {
     const h = this.hitAt(doc, 0, titleMatch, titleMatch ? -2 : best, headingHit, NO_MATCHES);
-    return `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titlesJson[doc]!},"content":${JSON.stringify(h.content)},"score":`;
+    return `{"id":${JSON.stringify(h.id)},"url":${JSON.stringify(h.url)},"type":"${h.type}","title":${this.titleJson(doc)},"content":${JSON.stringify(h.content)},"score":`;
   }
 
   /** Fallback when a segment's static hits were built for another excerpt length: a per-worker memo. */
@@ -1037,7 +1252,7 @@ export class SearchIndex {
   /** Page metadata by global doc id (for callers that need titles/urls without a query). */
   page(doc: number): PageInfo & { pageType: ContentType } {
     const [s, i] = this.locate(doc);
-    return { ...s.pages[i]!, pageType: CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs' };
+    return { ...s.pages.at(i)!, pageType: CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs' };
   }
 }
 
@@ -1045,10 +1260,55 @@ export class SearchIndex {
 function skipTitle(page: PageInfo, s: SegmentData, i: number, nW: number): number {
   const n = page.title.split(/\s+/).filter(Boolean).length;
   if (n === 0 || n >= nW) return 0;
-  const p0 = s.posStart[i]!;
-  const b1 = s.woff[p0 + n]!;
-  const head = toPlainText(Buffer.from(s.content.buffer, s.content.byteOffset + s.woff[p0]!, b1 - s.woff[p0]!).toString('utf8'));
+  const head = plainWords(s, i, 0, n);
   return head.replace(/[.:]$/, '').toLowerCase() === page.title.toLowerCase() ? n : 0;
+}
+
+/** Byte offset of word p (page-relative, < the page's word count) of page i: a scan from the nearest checkpoint. */
+function wordByte(s: SegmentData, i: number, p: number): number {
+  const p0 = s.posStart[i]!;
+  const g = p0 + p;
+  let w = g - (g % WCK);
+  let b: number;
+  if (w < p0) {
+    w = p0;
+    b = s.byteStart[i]!;
+  } else b = s.wck[w / WCK]!;
+  const c = s.content;
+  if (s.zws[i]) {
+    for (; w < g; w++) {
+      while (!(c[b] === 0xe2 && c[b + 1] === 0x80 && c[b + 2] === 0x8b)) b++;
+      b += 3;
+    }
+  } else {
+    for (; w < g; w++) {
+      while (c[b] !== 0x20) b++;
+      b++;
+    }
+  }
+  return b;
+}
+
+/** The stored text of words [from, to) of page i, separators included (a trailing one when to < word count). */
+function rawWords(s: SegmentData, i: number, from: number, to: number): string {
+  const nW = s.posStart[i + 1]! - s.posStart[i]!;
+  const b0 = wordByte(s, i, from);
+  const b1 = to < nW ? wordByte(s, i, to) : s.byteStart[i + 1]!;
+  return Buffer.from(s.content.buffer, s.content.byteOffset + b0, b1 - b0).toString('utf8');
+}
+
+/** Words [from, to) of page i as plain text. */
+function plainWords(s: SegmentData, i: number, from: number, to: number): string {
+  const raw = rawWords(s, i, from, to);
+  return toPlainText(s.zws[i] ? raw.replaceAll('\u200B', '') : raw);
+}
+
+function pageUrl(s: SegmentData, i: number): string {
+  return s.pages.url ? s.pages.url(i) : s.pages.at(i)!.url;
+}
+
+function pageTitle(s: SegmentData, i: number): string {
+  return s.pages.title ? s.pages.title(i) : s.pages.at(i)!.title;
 }
 
 const idMemo = new Map<string, string>();
@@ -1064,12 +1324,12 @@ export function hitId(url: string): string {
   return id;
 }
 
-function lowerBound(arr: string[], x: string): number {
+function lowerBound(arr: List<string>, x: string): number {
   let lo = 0;
   let hi = arr.length;
   while (lo < hi) {
     const m = (lo + hi) >>> 1;
-    if (arr[m]! < x) lo = m + 1;
+    if (arr.at(m)! < x) lo = m + 1;
     else hi = m;
   }
   return lo;
