@@ -1,6 +1,7 @@
 // Doc pages by path: validation of requested paths, and their Markdown twins
 // (read through the site files, so never from outside the build tree).
 import { docPathPattern, type BatchMarkdownEntryT } from '../contract/docs-api.ts';
+import { Lru } from '../engine/lru.ts';
 import type { ManifestPage } from '../engine/manifest.ts';
 import type { DocsRuntime } from './runtime.ts';
 
@@ -42,27 +43,91 @@ export function pagePathFromReference(ref: string, siteUrl: string): string | nu
   return check.ok ? check.pagePath : null;
 }
 
-export async function pageMarkdown(rt: DocsRuntime, page: ManifestPage): Promise<string> {
+export async function pageMarkdown(rt: DocsRuntime, page: ManifestPage, opts?: { cache?: boolean }): Promise<string> {
   const file = await rt.files.exact(page.md);
   if (!file) throw new Error(`Markdown twin ${page.md} of ${page.path} is missing from the build`);
-  return (await rt.files.read(file)).toString('utf8');
+  return (await rt.files.read(file, opts)).toString('utf8');
+}
+
+type PageLookup = { ok: true; page: ManifestPage } | { ok: false; entry: BatchMarkdownEntryT };
+
+/** The manifest page a batch path names, or its error entry. */
+function lookupBatchPath(rt: DocsRuntime, raw: string): PageLookup {
+  const check = checkDocPath(raw);
+  if (!check.ok) return { ok: false, entry: { path: raw, ok: false, status: check.status, detail: `Malformed path: ${check.detail}.` } };
+  const page = rt.pages.get(check.pagePath);
+  if (!page) {
+    return { ok: false, entry: { path: raw, ok: false, status: 404, detail: `No doc page at ${check.pagePath}. Search with /api/search?query=… or see /llms.txt for every page.` } };
+  }
+  return { ok: true, page };
+}
+
+function unreadableEntry(raw: string, err: unknown): BatchMarkdownEntryT {
+  console.error(`[docs] ${(err as Error).message}`);
+  return { path: raw, ok: false, status: 500, detail: 'The Markdown of this page could not be read; retry later.' };
 }
 
 export async function batchEntry(rt: DocsRuntime, raw: string): Promise<BatchMarkdownEntryT> {
-  const check = checkDocPath(raw);
-  if (!check.ok) return { path: raw, ok: false, status: check.status, detail: `Malformed path: ${check.detail}.` };
-  const page = rt.pages.get(check.pagePath);
-  if (!page) {
-    return { path: raw, ok: false, status: 404, detail: `No doc page at ${check.pagePath}. Search with /api/search?query=… or see /llms.txt for every page.` };
-  }
+  const found = lookupBatchPath(rt, raw);
+  if (!found.ok) return found.entry;
   try {
-    return { path: raw, ok: true, title: page.title, markdown: await pageMarkdown(rt, page) };
+    return { path: raw, ok: true, title: found.page.title, markdown: await pageMarkdown(rt, found.page) };
   } catch (err) {
-    console.error(`[docs] ${(err as Error).message}`);
-    return { path: raw, ok: false, status: 500, detail: 'The Markdown of this page could not be read; retry later.' };
+    return unreadableEntry(raw, err);
   }
 }
 
 export async function runBatch(rt: DocsRuntime, paths: string[]): Promise<{ results: BatchMarkdownEntryT[] }> {
   return { results: await Promise.all(paths.map((p) => batchEntry(rt, p))) };
+}
+
+/**
+ * Bytes of JSON-encoded twins (`JSON.stringify(markdown)` as UTF-8) by twin file. A batch response is ≈120 KB of
+ * escape-heavy JSON: encoding it per request was the main-thread cost of POST /api/md/batch. Bounded by bytes (Buffers
+ * live outside the V8 heap, so the cache does not slow the GC); twins are read past the site file cache, so a twin is
+ * not held twice. 32 MiB: ≈5,000 twins at ≈6 KB (an LRU a little smaller than a cyclic working set misses every time).
+ */
+const MARKDOWN_JSON_CACHE_BYTES = 32 * 1024 * 1024;
+const markdownJsonCaches = new WeakMap<DocsRuntime, Lru<Buffer>>();
+
+async function markdownJson(rt: DocsRuntime, page: ManifestPage): Promise<Buffer> {
+  let cache = markdownJsonCaches.get(rt);
+  if (!cache) markdownJsonCaches.set(rt, (cache = new Lru<Buffer>(Number.MAX_SAFE_INTEGER, MARKDOWN_JSON_CACHE_BYTES)));
+  const hit = cache.get(page.md);
+  if (hit) return hit;
+  const bytes = Buffer.from(JSON.stringify(await pageMarkdown(rt, page, { cache: false })), 'utf8');
+  cache.set(page.md, bytes, bytes.length + 64);
+  return bytes;
+}
+
+const RESULTS_OPEN = Buffer.from('{"results":[');
+const RESULTS_CLOSE = Buffer.from(']}');
+const COMMA = Buffer.from(',');
+const ENTRY_CLOSE = Buffer.from('}');
+
+/**
+ * The body of a batch response, byte for byte `JSON.stringify(await runBatch(rt, paths))`, assembled from the cached
+ * encoded twins: a JSON string nested in an object is encoded exactly as on its own, and key order is the entries'.
+ */
+export async function batchBody(rt: DocsRuntime, paths: string[]): Promise<Buffer> {
+  const parts = await Promise.all(
+    paths.map(async (raw): Promise<Buffer[]> => {
+      const found = lookupBatchPath(rt, raw);
+      if (!found.ok) return [Buffer.from(JSON.stringify(found.entry))];
+      let md: Buffer;
+      try {
+        md = await markdownJson(rt, found.page);
+      } catch (err) {
+        return [Buffer.from(JSON.stringify(unreadableEntry(raw, err)))];
+      }
+      return [Buffer.from(`{"path":${JSON.stringify(raw)},"ok":true,"title":${JSON.stringify(found.page.title)},"markdown":`), md, ENTRY_CLOSE];
+    }),
+  );
+  const pieces: Buffer[] = [RESULTS_OPEN];
+  parts.forEach((p, k) => {
+    if (k > 0) pieces.push(COMMA);
+    pieces.push(...p);
+  });
+  pieces.push(RESULTS_CLOSE);
+  return Buffer.concat(pieces);
 }

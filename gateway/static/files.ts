@@ -22,7 +22,8 @@ export interface SiteFiles {
   resolve(pathname: string): Promise<SiteFile | null>;
   /** The file at an exact site-relative path (no fallbacks), or null. */
   exact(relative: string): Promise<SiteFile | null>;
-  read(file: SiteFile): Promise<Buffer>;
+  /** The file's bytes; `cache: false` serves a cached copy but does not add one (callers with their own cache). */
+  read(file: SiteFile, opts?: { cache?: boolean }): Promise<Buffer>;
 }
 
 const MAX_STAT_ENTRIES = 50_000;
@@ -65,11 +66,11 @@ export function createSiteFiles(siteDir: string): SiteFiles {
       if (rel === '') return exact('index.html');
       return (await exact(rel)) ?? (await exact(`${rel}.html`)) ?? (await exact(`${rel}/index.html`));
     },
-    async read(file) {
+    async read(file, opts) {
       const cached = bodies.get(file.abs);
       if (cached) return cached;
       const body = await readFile(file.abs);
-      if (body.length <= MAX_CACHED_FILE) {
+      if (body.length <= MAX_CACHED_FILE && opts?.cache !== false) {
         // Oldest first out: good enough for a tree that does not change.
         while (cachedBytes + body.length > MAX_CACHED_BYTES && bodies.size) {
           const [key, old] = bodies.entries().next().value as [string, Buffer];
