@@ -88,16 +88,29 @@ export async function runBatch(rt: DocsRuntime, paths: string[]): Promise<{ resu
  * not held twice. 32 MiB: ≈5,000 twins at ≈6 KB (an LRU a little smaller than a cyclic working set misses every time).
  */
 const MARKDOWN_JSON_CACHE_BYTES = 32 * 1024 * 1024;
-const markdownJsonCaches = new WeakMap<DocsRuntime, Lru<Buffer>>();
+interface MarkdownJsonCache {
+  done: Lru<Buffer>;
+  /** Reads under way: concurrent requests for the same page share one. */
+  reading: Map<string, Promise<Buffer>>;
+}
+const markdownJsonCaches = new WeakMap<DocsRuntime, MarkdownJsonCache>();
 
-async function markdownJson(rt: DocsRuntime, page: ManifestPage): Promise<Buffer> {
-  let cache = markdownJsonCaches.get(rt);
-  if (!cache) markdownJsonCaches.set(rt, (cache = new Lru<Buffer>(Number.MAX_SAFE_INTEGER, MARKDOWN_JSON_CACHE_BYTES)));
-  const hit = cache.get(page.md);
-  if (hit) return hit;
-  const bytes = Buffer.from(JSON.stringify(await pageMarkdown(rt, page, { cache: false })), 'utf8');
-  cache.set(page.md, bytes, bytes.length + 64);
-  return bytes;
+function markdownJson(rt: DocsRuntime, page: ManifestPage): Promise<Buffer> {
+  let c = markdownJsonCaches.get(rt);
+  if (!c) markdownJsonCaches.set(rt, (c = { done: new Lru<Buffer>(Number.MAX_SAFE_INTEGER, MARKDOWN_JSON_CACHE_BYTES), reading: new Map() }));
+  const hit = c.done.get(page.md);
+  if (hit) return Promise.resolve(hit);
+  let p = c.reading.get(page.md);
+  if (!p) {
+    const cache = c;
+    p = (async () => {
+      const bytes = Buffer.from(JSON.stringify(await pageMarkdown(rt, page, { cache: false })), 'utf8');
+      cache.done.set(page.md, bytes, bytes.length + 64);
+      return bytes;
+    })().finally(() => cache.reading.delete(page.md));
+    c.reading.set(page.md, p);
+  }
+  return p;
 }
 
 const RESULTS_OPEN = Buffer.from('{"results":[');
