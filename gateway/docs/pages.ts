@@ -1,8 +1,8 @@
 // Doc pages by path: validation of requested paths, and their Markdown twins
 // (read through the site files, so never from outside the build tree).
 import { docPathPattern, type BatchMarkdownEntryT } from '../contract/docs-api.ts';
-import { Lru } from '../engine/lru.ts';
 import type { ManifestPage } from '../engine/manifest.ts';
+import { BufferPieces } from '../http/buffer-pieces.ts';
 import type { DocsRuntime } from './runtime.ts';
 
 export type PathCheck = { ok: true; pagePath: string } | { ok: false; status: 400; detail: string };
@@ -82,33 +82,66 @@ export async function runBatch(rt: DocsRuntime, paths: string[]): Promise<{ resu
 }
 
 /**
- * Bytes of JSON-encoded twins (`JSON.stringify(markdown)` as UTF-8) by twin file. A batch response is ≈120 KB of
- * escape-heavy JSON: encoding it per request was the main-thread cost of POST /api/md/batch. Bounded by bytes (Buffers
- * live outside the V8 heap, so the cache does not slow the GC); twins are read past the site file cache, so a twin is
- * not held twice. 32 MiB: ≈5,000 twins at ≈6 KB (an LRU a little smaller than a cyclic working set misses every time).
+ * Encoded batch entries by page path: the bytes of `JSON.stringify({ path, ok: true, title, markdown })` for the page's
+ * own path. A batch response is ≈120 KB of escape-heavy JSON: encoding it per request was the main-thread cost of
+ * POST /api/md/batch. Bounded by bytes (Buffers live outside the V8 heap, so the cache does not slow the GC); twins are
+ * read past the site file cache, so a twin is not held twice. 32 MiB: ≈5,000 entries at ≈6 KB. Eviction is
+ * second-chance (a hit only sets a flag; no map reordering on the hot path).
  */
-const MARKDOWN_JSON_CACHE_BYTES = 32 * 1024 * 1024;
-interface MarkdownJsonCache {
-  done: Lru<Buffer>;
-  /** Reads under way: concurrent requests for the same page share one. */
-  reading: Map<string, Promise<Buffer>>;
-}
-const markdownJsonCaches = new WeakMap<DocsRuntime, MarkdownJsonCache>();
+const ENTRY_CACHE_BYTES = 32 * 1024 * 1024;
 
-function markdownJson(rt: DocsRuntime, page: ManifestPage): Promise<Buffer> {
-  let c = markdownJsonCaches.get(rt);
-  if (!c) markdownJsonCaches.set(rt, (c = { done: new Lru<Buffer>(Number.MAX_SAFE_INTEGER, MARKDOWN_JSON_CACHE_BYTES), reading: new Map() }));
-  const hit = c.done.get(page.md);
-  if (hit) return Promise.resolve(hit);
-  let p = c.reading.get(page.md);
+interface EncodedEntry {
+  bytes: Buffer;
+  /** Length of the `{"path":"<page path>"` head, replaced when the request named the page with `.md`. */
+  headLen: number;
+  hot: boolean;
+}
+
+class EntryCache {
+  private readonly map = new Map<string, EncodedEntry>();
+  private total = 0;
+  /** Reads under way: concurrent requests for the same page share one. */
+  readonly reading = new Map<string, Promise<EncodedEntry>>();
+
+  get(key: string): EncodedEntry | undefined {
+    const e = this.map.get(key);
+    if (e) e.hot = true;
+    return e;
+  }
+
+  set(key: string, e: EncodedEntry): void {
+    if (e.bytes.length > ENTRY_CACHE_BYTES || this.map.has(key)) return;
+    this.map.set(key, e);
+    this.total += e.bytes.length;
+    while (this.total > ENTRY_CACHE_BYTES) {
+      const [k, old] = this.map.entries().next().value as [string, EncodedEntry];
+      this.map.delete(k);
+      if (old.hot) {
+        old.hot = false;
+        this.map.set(k, old);
+      } else this.total -= old.bytes.length;
+    }
+  }
+}
+
+const entryCaches = new WeakMap<DocsRuntime, EntryCache>();
+
+function encodedEntry(rt: DocsRuntime, page: ManifestPage): EncodedEntry | Promise<EncodedEntry> {
+  let cache = entryCaches.get(rt);
+  if (!cache) entryCaches.set(rt, (cache = new EntryCache()));
+  const hit = cache.get(page.path);
+  if (hit) return hit;
+  let p = cache.reading.get(page.path);
   if (!p) {
-    const cache = c;
+    const c = cache;
     p = (async () => {
-      const bytes = Buffer.from(JSON.stringify(await pageMarkdown(rt, page, { cache: false })), 'utf8');
-      cache.done.set(page.md, bytes, bytes.length + 64);
-      return bytes;
-    })().finally(() => cache.reading.delete(page.md));
-    c.reading.set(page.md, p);
+      const markdown = await pageMarkdown(rt, page, { cache: false });
+      const head = `{"path":${JSON.stringify(page.path)}`;
+      const e: EncodedEntry = { bytes: Buffer.from(`${head},"ok":true,"title":${JSON.stringify(page.title)},"markdown":${JSON.stringify(markdown)}}`, 'utf8'), headLen: Buffer.byteLength(head), hot: false };
+      c.set(page.path, e);
+      return e;
+    })().finally(() => c.reading.delete(page.path));
+    cache.reading.set(page.path, p);
   }
   return p;
 }
@@ -116,24 +149,30 @@ function markdownJson(rt: DocsRuntime, page: ManifestPage): Promise<Buffer> {
 const RESULTS_OPEN = Buffer.from('{"results":[');
 const RESULTS_CLOSE = Buffer.from(']}');
 const COMMA = Buffer.from(',');
-const ENTRY_CLOSE = Buffer.from('}');
+
+/** The cached entry for `raw` (its path as requested: with or without `.md`). */
+function entryFor(raw: string, page: ManifestPage, e: EncodedEntry): Buffer[] {
+  if (raw === page.path) return [e.bytes];
+  return [Buffer.from(`{"path":${JSON.stringify(raw)}`), e.bytes.subarray(e.headLen)];
+}
 
 /**
- * The body of a batch response, byte for byte `JSON.stringify(await runBatch(rt, paths))`, assembled from the cached
- * encoded twins: a JSON string nested in an object is encoded exactly as on its own, and key order is the entries'.
+ * The body of a batch response, byte for byte `JSON.stringify(await runBatch(rt, paths))`, assembled from cached
+ * encoded entries: a JSON string nested in an object is encoded exactly as on its own, and key order is the entries'.
  */
-export async function batchBody(rt: DocsRuntime, paths: string[]): Promise<Buffer> {
+export async function batchBody(rt: DocsRuntime, paths: string[]): Promise<BufferPieces> {
   const parts = await Promise.all(
     paths.map(async (raw): Promise<Buffer[]> => {
-      const found = lookupBatchPath(rt, raw);
+      // the common case, a page path as listed: nothing in it for checkDocPath to refuse
+      const direct = docPathPattern.test(raw) ? rt.pages.get(raw) : undefined;
+      const found: PageLookup = direct ? { ok: true, page: direct } : lookupBatchPath(rt, raw);
       if (!found.ok) return [Buffer.from(JSON.stringify(found.entry))];
-      let md: Buffer;
       try {
-        md = await markdownJson(rt, found.page);
+        const e = encodedEntry(rt, found.page);
+        return entryFor(raw, found.page, e instanceof Promise ? await e : e);
       } catch (err) {
         return [Buffer.from(JSON.stringify(unreadableEntry(raw, err)))];
       }
-      return [Buffer.from(`{"path":${JSON.stringify(raw)},"ok":true,"title":${JSON.stringify(found.page.title)},"markdown":`), md, ENTRY_CLOSE];
     }),
   );
   const pieces: Buffer[] = [RESULTS_OPEN];
@@ -142,5 +181,5 @@ export async function batchBody(rt: DocsRuntime, paths: string[]): Promise<Buffe
     pieces.push(...p);
   });
   pieces.push(RESULTS_CLOSE);
-  return Buffer.concat(pieces);
+  return new BufferPieces(pieces);
 }

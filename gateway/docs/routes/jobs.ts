@@ -2,6 +2,7 @@
 // poll runs it and answers `completed` with the result.
 import type { H3Event } from 'h3';
 import type { JobStatusT } from '../../contract/docs-api.ts';
+import { BufferPieces } from '../../http/buffer-pieces.ts';
 import { decodeJobId } from '../job-id.ts';
 import { requireMethod } from '../methods.ts';
 import { batchBody } from '../pages.ts';
@@ -21,6 +22,6 @@ export function jobsRoute(rt: DocsRuntime) {
     // JSON.stringify of a JobStatusT, with the result assembled from the cached encoded twins
     const head: Omit<JobStatusT, 'result'> = { job_id: id, status: 'completed' };
     const open = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"result":`);
-    return jsonBytesResponse(Buffer.concat([open, await batchBody(rt, paths), CLOSE]));
+    return jsonBytesResponse(new BufferPieces([open, ...(await batchBody(rt, paths)).pieces, CLOSE]));
   };
 }
