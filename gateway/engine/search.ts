@@ -114,8 +114,11 @@ export interface CreateSearchEngineOptions {
 export const DEFAULT_CACHE_SIZE = 2000;
 /** Hits materialized per worker round trip (bounds the main thread's deserialization work per message). */
 const MATERIALIZE_CHUNK = 250;
-/** Cached rankings, hits and serialized bodies (an unlimited common-term body is ≈3.5 MB at 10,000 pages). */
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * Cached rankings, hits and serialized bodies (an unlimited common-term body is ≈3.5 MB at 10,000 pages). 32 MiB:
+ * the cache lives in the main heap, and a bigger old generation means longer GC pauses for every request.
+ */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 /**
  * V8 heap caps of a query worker: the index lives in SharedArrayBuffers (outside the heap); a worker's heap holds the
  * page metadata of the segments (≈30 MB at 10,000 pages), a memo of query-term variants, the static-hit memo (only

@@ -28,7 +28,8 @@ export interface SiteFiles {
 
 const MAX_STAT_ENTRIES = 50_000;
 const MAX_CACHED_FILE = 512 * 1024;
-const MAX_CACHED_BYTES = 64 * 1024 * 1024;
+// Buffers sit outside the V8 heap but count in RSS; the batch API keeps its own cache of encoded twins.
+const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 
 export function createSiteFiles(siteDir: string): SiteFiles {
   const root = resolve(siteDir);
