@@ -11,7 +11,7 @@ export function openapiRoute(rt: DocsRuntime) {
     const file = await rt.files.exact('api/openapi');
     if (!file) return notFoundResponse(rt, event, 'The OpenAPI description is missing from the build output.');
     const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
-    return new FastResponse(body, {
+    return new FastResponse(body as Uint8Array<ArrayBuffer> | null, {
       headers: { 'content-type': file.contentType, etag: file.etag, 'cache-control': 'public, max-age=0, must-revalidate', 'content-length': String(file.size) },
     });
   };

@@ -26,7 +26,7 @@ async function fileResponse(rt: DocsRuntime, event: H3Event, file: SiteFile, sta
   const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
   headers['content-length'] = String(file.size);
   // FastResponse writes the (cached) Buffer to the socket as is: no web stream per response
-  return new FastResponse(body, { status, headers });
+  return new FastResponse(body as Uint8Array<ArrayBuffer> | null, { status, headers });
 }
 
 /** The .md twin of an HTML page (`docs/a/b.html` → `docs/a/b.md`), if the build has one. */
