@@ -4,7 +4,7 @@
 // facts rather than snippets.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadManifest, type BuildManifest } from '../engine/manifest.ts';
+import { loadManifest, type Manifest } from '../engine/manifest.ts';
 import type { SearchEngine } from '../engine/search.ts';
 import type { AnswerSource } from '../engine/answer.ts';
 
@@ -17,7 +17,7 @@ export interface CorpusPage {
 }
 
 export interface Corpus {
-  readonly manifest: BuildManifest;
+  readonly manifest: Manifest;
   readonly pages: Map<string, CorpusPage>;
   /** Best pages for a question, best first (at most `limit`); the home page when nothing matches. */
   retrieve(question: string, opts?: { limit?: number; signal?: AbortSignal }): Promise<CorpusPage[]>;

@@ -2,6 +2,7 @@
 // (read through the site files, so never from outside the build tree).
 import { docPathPattern, type BatchMarkdownEntryT } from '../contract/docs-api.ts';
 import type { ManifestPage } from '../engine/manifest.ts';
+import { BufferPieces } from '../http/buffer-pieces.ts';
 import type { DocsRuntime } from './runtime.ts';
 
 export type PathCheck = { ok: true; pagePath: string } | { ok: false; status: 400; detail: string };
@@ -42,27 +43,143 @@ export function pagePathFromReference(ref: string, siteUrl: string): string | nu
   return check.ok ? check.pagePath : null;
 }
 
-export async function pageMarkdown(rt: DocsRuntime, page: ManifestPage): Promise<string> {
+export async function pageMarkdown(rt: DocsRuntime, page: ManifestPage, opts?: { cache?: boolean }): Promise<string> {
   const file = await rt.files.exact(page.md);
   if (!file) throw new Error(`Markdown twin ${page.md} of ${page.path} is missing from the build`);
-  return (await rt.files.read(file)).toString('utf8');
+  return (await rt.files.read(file, opts)).toString('utf8');
+}
+
+type PageLookup = { ok: true; page: ManifestPage } | { ok: false; entry: BatchMarkdownEntryT };
+
+/** The manifest page a batch path names, or its error entry. */
+function lookupBatchPath(rt: DocsRuntime, raw: string): PageLookup {
+  const check = checkDocPath(raw);
+  if (!check.ok) return { ok: false, entry: { path: raw, ok: false, status: check.status, detail: `Malformed path: ${check.detail}.` } };
+  const page = rt.pages.get(check.pagePath);
+  if (!page) {
+    return { ok: false, entry: { path: raw, ok: false, status: 404, detail: `No doc page at ${check.pagePath}. Search with /api/search?query=… or see /llms.txt for every page.` } };
+  }
+  return { ok: true, page };
+}
+
+function unreadableEntry(raw: string, err: unknown): BatchMarkdownEntryT {
+  console.error(`[docs] ${(err as Error).message}`);
+  return { path: raw, ok: false, status: 500, detail: 'The Markdown of this page could not be read; retry later.' };
 }
 
 export async function batchEntry(rt: DocsRuntime, raw: string): Promise<BatchMarkdownEntryT> {
-  const check = checkDocPath(raw);
-  if (!check.ok) return { path: raw, ok: false, status: check.status, detail: `Malformed path: ${check.detail}.` };
-  const page = rt.pages.get(check.pagePath);
-  if (!page) {
-    return { path: raw, ok: false, status: 404, detail: `No doc page at ${check.pagePath}. Search with /api/search?query=… or see /llms.txt for every page.` };
-  }
+  const found = lookupBatchPath(rt, raw);
+  if (!found.ok) return found.entry;
   try {
-    return { path: raw, ok: true, title: page.title, markdown: await pageMarkdown(rt, page) };
+    return { path: raw, ok: true, title: found.page.title, markdown: await pageMarkdown(rt, found.page) };
   } catch (err) {
-    console.error(`[docs] ${(err as Error).message}`);
-    return { path: raw, ok: false, status: 500, detail: 'The Markdown of this page could not be read; retry later.' };
+    return unreadableEntry(raw, err);
   }
 }
 
 export async function runBatch(rt: DocsRuntime, paths: string[]): Promise<{ results: BatchMarkdownEntryT[] }> {
   return { results: await Promise.all(paths.map((p) => batchEntry(rt, p))) };
+}
+
+/**
+ * Encoded batch entries by page path: the bytes of `JSON.stringify({ path, ok: true, title, markdown })` for the page's
+ * own path. A batch response is ≈120 KB of escape-heavy JSON: encoding it per request was the main-thread cost of
+ * POST /api/md/batch. Bounded by bytes (Buffers live outside the V8 heap, so the cache does not slow the GC); twins are
+ * read past the site file cache, so a twin is not held twice. 32 MiB: ≈5,000 entries at ≈6 KB. Eviction is
+ * second-chance (a hit only sets a flag; no map reordering on the hot path).
+ */
+const ENTRY_CACHE_BYTES = 32 * 1024 * 1024;
+
+interface EncodedEntry {
+  bytes: Buffer;
+  /** Length of the `{"path":"<page path>"` head, replaced when the request named the page with `.md`. */
+  headLen: number;
+  hot: boolean;
+}
+
+class EntryCache {
+  private readonly map = new Map<string, EncodedEntry>();
+  private total = 0;
+  /** Reads under way: concurrent requests for the same page share one. */
+  readonly reading = new Map<string, Promise<EncodedEntry>>();
+
+  get(key: string): EncodedEntry | undefined {
+    const e = this.map.get(key);
+    if (e) e.hot = true;
+    return e;
+  }
+
+  set(key: string, e: EncodedEntry): void {
+    if (e.bytes.length > ENTRY_CACHE_BYTES || this.map.has(key)) return;
+    this.map.set(key, e);
+    this.total += e.bytes.length;
+    while (this.total > ENTRY_CACHE_BYTES) {
+      const [k, old] = this.map.entries().next().value as [string, EncodedEntry];
+      this.map.delete(k);
+      if (old.hot) {
+        old.hot = false;
+        this.map.set(k, old);
+      } else this.total -= old.bytes.length;
+    }
+  }
+}
+
+const entryCaches = new WeakMap<DocsRuntime, EntryCache>();
+
+function encodedEntry(rt: DocsRuntime, page: ManifestPage): EncodedEntry | Promise<EncodedEntry> {
+  let cache = entryCaches.get(rt);
+  if (!cache) entryCaches.set(rt, (cache = new EntryCache()));
+  const hit = cache.get(page.path);
+  if (hit) return hit;
+  let p = cache.reading.get(page.path);
+  if (!p) {
+    const c = cache;
+    p = (async () => {
+      const markdown = await pageMarkdown(rt, page, { cache: false });
+      const head = `{"path":${JSON.stringify(page.path)}`;
+      const e: EncodedEntry = { bytes: Buffer.from(`${head},"ok":true,"title":${JSON.stringify(page.title)},"markdown":${JSON.stringify(markdown)}}`, 'utf8'), headLen: Buffer.byteLength(head), hot: false };
+      c.set(page.path, e);
+      return e;
+    })().finally(() => c.reading.delete(page.path));
+    cache.reading.set(page.path, p);
+  }
+  return p;
+}
+
+const RESULTS_OPEN = Buffer.from('{"results":[');
+const RESULTS_CLOSE = Buffer.from(']}');
+const COMMA = Buffer.from(',');
+
+/** The cached entry for `raw` (its path as requested: with or without `.md`). */
+function entryFor(raw: string, page: ManifestPage, e: EncodedEntry): Buffer[] {
+  if (raw === page.path) return [e.bytes];
+  return [Buffer.from(`{"path":${JSON.stringify(raw)}`), e.bytes.subarray(e.headLen)];
+}
+
+/**
+ * The body of a batch response, byte for byte `JSON.stringify(await runBatch(rt, paths))`, assembled from cached
+ * encoded entries: a JSON string nested in an object is encoded exactly as on its own, and key order is the entries'.
+ */
+export async function batchBody(rt: DocsRuntime, paths: string[]): Promise<BufferPieces> {
+  const parts = await Promise.all(
+    paths.map(async (raw): Promise<Buffer[]> => {
+      // the common case, a page path as listed: nothing in it for checkDocPath to refuse
+      const direct = docPathPattern.test(raw) ? rt.pages.get(raw) : undefined;
+      const found: PageLookup = direct ? { ok: true, page: direct } : lookupBatchPath(rt, raw);
+      if (!found.ok) return [Buffer.from(JSON.stringify(found.entry))];
+      try {
+        const e = encodedEntry(rt, found.page);
+        return entryFor(raw, found.page, e instanceof Promise ? await e : e);
+      } catch (err) {
+        return [Buffer.from(JSON.stringify(unreadableEntry(raw, err)))];
+      }
+    }),
+  );
+  const pieces: Buffer[] = [RESULTS_OPEN];
+  parts.forEach((p, k) => {
+    if (k > 0) pieces.push(COMMA);
+    pieces.push(...p);
+  });
+  pieces.push(RESULTS_CLOSE);
+  return new BufferPieces(pieces);
 }

@@ -1,5 +1,7 @@
 // RFC 9457 Problem Details for the docs API: thrown as ProblemError anywhere in a
 // request, turned into an application/json response by the pipeline.
+import { FastResponse } from 'srvx';
+import type { BufferPieces } from '../http/buffer-pieces.ts';
 import { problemCatalogue, problemTypeUri, type ProblemSlug } from '../contract/problems.ts';
 import type { ProblemLinkT, ProblemT } from '../contract/docs-api.ts';
 
@@ -84,9 +86,13 @@ export function problemBody(siteUrl: string, slug: ProblemSlug, instance: string
   return { ...body, ...extra };
 }
 
+/** A JSON body as bytes: srvx's FastResponse writes them straight to the socket (undici's Response would wrap them in a web stream). */
+export function jsonBytesResponse(body: Buffer | BufferPieces, status = 200, headers: Record<string, string> = {}): Response {
+  return new FastResponse(body as unknown as BodyInit, { status, headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } });
+}
+
 export function jsonResponse(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  const body = JSON.stringify(data);
-  return new Response(body, { status, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } });
+  return jsonBytesResponse(Buffer.from(JSON.stringify(data), 'utf8'), status, headers);
 }
 
 export function problemResponse(siteUrl: string, err: ProblemError, instance: string): Response {

@@ -1,10 +1,10 @@
 // 503 while the build output the API needs could not be loaded.
-import type { BuildManifest } from '../engine/manifest.ts';
+import type { Manifest } from '../engine/manifest.ts';
 import type { SearchEngine } from '../engine/search.ts';
 import { ProblemError } from './problem.ts';
 import type { DocsRuntime } from './runtime.ts';
 
-export function requireManifest(rt: DocsRuntime): BuildManifest {
+export function requireManifest(rt: DocsRuntime): Manifest {
   if (!rt.manifest) throw new ProblemError('service-unavailable', 'The build manifest is unreadable; the docs cannot be served right now.');
   return rt.manifest;
 }

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GatewayConfig } from '../config.ts';
-import { loadManifest, type BuildManifest, type ManifestPage } from '../engine/manifest.ts';
+import { loadManifest, type Manifest, type ManifestPage } from '../engine/manifest.ts';
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { createLlmClient, type LlmClient } from '../engine/llm.ts';
 import { createLimitStore, type LimitStore } from '../limits/store.ts';
@@ -15,7 +15,7 @@ import { deprecationIndex, type Deprecation } from './deprecations.ts';
 
 export interface DocsRuntime {
   config: GatewayConfig;
-  manifest?: BuildManifest;
+  manifest?: Manifest;
   /** Page path → manifest entry. */
   pages: Map<string, ManifestPage>;
   engine?: SearchEngine;
@@ -35,27 +35,39 @@ export interface DocsRuntime {
 const HEALTH_TTL_MS = 1000;
 
 export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRuntime> {
-  let manifest: BuildManifest | undefined;
+  // Parsed once, here: the search engine only needs its build id, and gets it from this load.
+  const manifestLoad = loadManifest(config.siteDir);
+  const entryFile = join(config.siteDir, 'pagefind', 'pagefind-entry.json');
+  let engineLoad: Promise<SearchEngine> | undefined;
+  if (existsSync(entryFile)) {
+    // started now, so its workers boot while the manifest is read and parsed
+    const prebuiltIndexDir = join(config.distDir, 'search-index', 'site');
+    const buildId = manifestLoad.then((m) => m.buildId);
+    buildId.catch(() => {}); // the engine may fail before awaiting it
+    engineLoad = createSearchEngine({
+      siteDir: config.siteDir,
+      workers: config.search.workers,
+      cacheSize: config.search.cacheSize,
+      // the build's prebuilt engine index (src/integration/search-index.ts), when present and of this build
+      prebuiltIndexDir: existsSync(prebuiltIndexDir) ? prebuiltIndexDir : undefined,
+      buildId,
+    });
+    engineLoad.catch(() => {}); // reported below, after the manifest's error
+  }
+
+  let manifest: Manifest | undefined;
   try {
-    manifest = await loadManifest(config.siteDir);
+    manifest = await manifestLoad;
   } catch (err) {
     console.error(`[docs] ${(err as Error).message}`);
   }
 
-  const entryFile = join(config.siteDir, 'pagefind', 'pagefind-entry.json');
   let engine: SearchEngine | undefined;
-  if (!existsSync(entryFile)) {
+  if (!engineLoad) {
     console.error(`[docs] search index missing: ${entryFile} does not exist (run \`npm run build\`)`);
   } else {
     try {
-      // the build's prebuilt engine index (src/integration/search-index.ts), when present and of this build
-      const prebuiltIndexDir = join(config.distDir, 'search-index', 'site');
-      engine = await createSearchEngine({
-        siteDir: config.siteDir,
-        workers: config.search.workers,
-        cacheSize: config.search.cacheSize,
-        prebuiltIndexDir: existsSync(prebuiltIndexDir) ? prebuiltIndexDir : undefined,
-      });
+      engine = await engineLoad;
     } catch (err) {
       console.error(`[docs] search index unreadable: ${(err as Error).message}`);
     }

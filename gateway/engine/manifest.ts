@@ -38,11 +38,22 @@ export const BuildManifestSchema = z.object({
   pages: z.array(ManifestPageSchema),
 });
 
+/** The whole manifest as the build writes it (build-time checks and tests). */
 export type BuildManifest = z.infer<typeof BuildManifestSchema>;
-export type ManifestPage = z.infer<typeof ManifestPageSchema>;
 
-/** Reads and validates `<siteDir>/build-manifest.json`. Throws an Error with a clear message when missing or invalid. */
-export async function loadManifest(siteDir: string): Promise<BuildManifest> {
+// What the gateway keeps at runtime: `hash`, `order` and `headings` are never read
+// there, and at 10,000 pages they are most of the manifest's heap (zod drops unknown keys).
+export const RuntimeManifestPageSchema = ManifestPageSchema.pick({ path: true, title: true, description: true, type: true, section: true, md: true });
+export const RuntimeManifestSchema = BuildManifestSchema.extend({ pages: z.array(RuntimeManifestPageSchema) });
+
+export type Manifest = z.infer<typeof RuntimeManifestSchema>;
+export type ManifestPage = z.infer<typeof RuntimeManifestPageSchema>;
+
+/**
+ * Reads and validates `<siteDir>/build-manifest.json`, keeping only the fields the runtime uses (see Manifest).
+ * Throws an Error with a clear message when missing or invalid.
+ */
+export async function loadManifest(siteDir: string): Promise<Manifest> {
   const file = join(siteDir, 'build-manifest.json');
   let text: string;
   try {
@@ -57,7 +68,7 @@ export async function loadManifest(siteDir: string): Promise<BuildManifest> {
   } catch (err) {
     throw new Error(`Build manifest at ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
-  const parsed = BuildManifestSchema.safeParse(json);
+  const parsed = RuntimeManifestSchema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new Error(`Build manifest at ${file} is invalid: ${issues}`);

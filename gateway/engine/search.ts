@@ -104,13 +104,21 @@ export interface CreateSearchEngineOptions {
    * holds the index of this bundle (same fingerprint), never written; otherwise indexCacheDir applies as usual.
    */
   prebuiltIndexDir?: string;
+  /**
+   * The build id of the site's manifest when the caller has loaded it already (or is loading it: a promise), so the
+   * manifest is not parsed twice; default: read from `<siteDir>/build-manifest.json`.
+   */
+  buildId?: string | PromiseLike<string>;
 }
 
 export const DEFAULT_CACHE_SIZE = 2000;
 /** Hits materialized per worker round trip (bounds the main thread's deserialization work per message). */
 const MATERIALIZE_CHUNK = 250;
-/** Cached rankings, hits and serialized bodies (an unlimited common-term body is ≈3.5 MB at 10,000 pages). */
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * Cached rankings, hits and serialized bodies (an unlimited common-term body is ≈3.5 MB at 10,000 pages). 32 MiB:
+ * the cache lives in the main heap, and a bigger old generation means longer GC pauses for every request.
+ */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 /**
  * V8 heap caps of a query worker: the index lives in SharedArrayBuffers (outside the heap); a worker's heap holds the
  * page metadata of the segments (≈30 MB at 10,000 pages), a memo of query-term variants, the static-hit memo (only
@@ -463,27 +471,29 @@ function pruneOld(dir: string, only?: string): void {
 export async function createSearchEngine(opts: CreateSearchEngineOptions): Promise<SearchEngine> {
   const t0 = performance.now();
   const { entry } = checkBundle(opts.siteDir); // before anything touches the bundle
-  const manifest = await loadManifest(opts.siteDir);
-  const buildId = manifest.buildId;
   const nWorkers = opts.workers === undefined ? defaultWorkerCount() : checkInt('workers', opts.workers, 1);
   const cache = new Lru<Entry>(opts.cacheSize ?? DEFAULT_CACHE_SIZE, opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
-
-  const fingerprint = fingerprintOf(entry, buildId);
 
   let pool: Pool | undefined;
   let nPages = 0;
   let built = 0;
+  let buildId: string;
   try {
+    // Workers first: each takes ≈300 ms to boot (module loading), in its own thread, while this thread reads the
+    // manifest and the index files.
+    pool = new Pool(nWorkers);
+    buildId = opts.buildId === undefined ? (await loadManifest(opts.siteDir)).buildId : await opts.buildId;
+    const fingerprint = fingerprintOf(entry, buildId);
     // Build one segment per worker in child processes (their transient memory is returned to the OS when they
     // exit), load the segment files into SharedArrayBuffers and install them, shared, into every query worker.
     const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, prebuiltDir: opts.prebuiltIndexDir });
     built = r.built;
     for (const b of r.buffers) nPages += checkSegmentBuffer(b).nPages;
-    pool = new Pool(nWorkers);
     pool.buffers = r.buffers;
     await Promise.all(Array.from({ length: nWorkers }, (_, k) => pool!.send<number>(k, { op: 'install', buffers: r.buffers })));
   } catch (err) {
     await pool?.close();
+    if (buildId! === undefined) throw err; // the manifest: its own clear message
     throw new Error(`Search index could not be built from ${join(opts.siteDir, 'pagefind')}: ${(err as Error).message}`, { cause: err });
   }
   const startupMs = performance.now() - t0;

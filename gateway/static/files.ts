@@ -22,12 +22,14 @@ export interface SiteFiles {
   resolve(pathname: string): Promise<SiteFile | null>;
   /** The file at an exact site-relative path (no fallbacks), or null. */
   exact(relative: string): Promise<SiteFile | null>;
-  read(file: SiteFile): Promise<Buffer>;
+  /** The file's bytes; `cache: false` serves a cached copy but does not add one (callers with their own cache). */
+  read(file: SiteFile, opts?: { cache?: boolean }): Promise<Buffer>;
 }
 
 const MAX_STAT_ENTRIES = 50_000;
 const MAX_CACHED_FILE = 512 * 1024;
-const MAX_CACHED_BYTES = 64 * 1024 * 1024;
+// Buffers sit outside the V8 heap but count in RSS; the batch API keeps its own cache of encoded twins.
+const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 
 export function createSiteFiles(siteDir: string): SiteFiles {
   const root = resolve(siteDir);
@@ -65,11 +67,11 @@ export function createSiteFiles(siteDir: string): SiteFiles {
       if (rel === '') return exact('index.html');
       return (await exact(rel)) ?? (await exact(`${rel}.html`)) ?? (await exact(`${rel}/index.html`));
     },
-    async read(file) {
+    async read(file, opts) {
       const cached = bodies.get(file.abs);
       if (cached) return cached;
       const body = await readFile(file.abs);
-      if (body.length <= MAX_CACHED_FILE) {
+      if (body.length <= MAX_CACHED_FILE && opts?.cache !== false) {
         // Oldest first out: good enough for a tree that does not change.
         while (cachedBytes + body.length > MAX_CACHED_BYTES && bodies.size) {
           const [key, old] = bodies.entries().next().value as [string, Buffer];

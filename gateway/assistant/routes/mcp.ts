@@ -3,8 +3,7 @@
 // 405 in the site's envelope. Only `tools/call` messages count against the rate limit
 // (they run the model; initialize/list do not).
 import type { H3Event } from 'h3';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ASSISTANT_API_VERSION, MCP_PATH, assistantLimits, mcpAskTool, type ErrorCode } from '../../contract/assistant-api.ts';
 import { parseJson, readLimitedText, requireJson } from '../body.ts';
@@ -23,7 +22,12 @@ function toolError(code: ErrorCode, message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };
 }
 
-function createServer(ctx: AssistantContext, signal: AbortSignal): McpServer {
+// The MCP SDK is loaded on the first MCP request, not at startup (≈100 ms of module loading).
+type Sdk = [typeof import('@modelcontextprotocol/sdk/server/mcp.js'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')];
+let sdk: Promise<Sdk> | undefined;
+const loadSdk = () => (sdk ??= Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
+
+function createServer({ McpServer }: Sdk[0], ctx: AssistantContext, signal: AbortSignal): McpServer {
   const server = new McpServer(
     { name: 'portfolio-assistant', title: `Assistant of ${new URL(ctx.siteUrl).host}`, version: ASSISTANT_API_VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: `Use the \`${mcpAskTool.name}\` tool for questions about the owner of ${ctx.siteUrl} and their work.` },
@@ -90,7 +94,8 @@ export function mcpHandler(ctx: AssistantContext) {
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) headers.set('accept', 'application/json, text/event-stream');
     const forwarded = new Request(req.url, { method: 'POST', headers });
 
-    const server = createServer(ctx, req.signal);
+    const [mcp, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
+    const server = createServer(mcp, ctx, req.signal);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);

@@ -3,16 +3,16 @@
 import type { H3Event } from 'h3';
 import { API_VERSION, type HealthT } from '../../contract/docs-api.ts';
 import { requireMethod } from '../methods.ts';
-import { ProblemError } from '../problem.ts';
+import { ProblemError, jsonBytesResponse } from '../problem.ts';
 import type { DocsRuntime } from '../runtime.ts';
 
 export function healthRoute(rt: DocsRuntime) {
   const body: HealthT = { status: 'ok', service: 'docs-read-api', version: API_VERSION };
-  const text = JSON.stringify(body);
+  const bytes = Buffer.from(JSON.stringify(body));
   return async (event: H3Event): Promise<Response> => {
     requireMethod(event, ['GET']);
     const reason = await rt.unavailable();
     if (reason) throw new ProblemError('service-unavailable', `Not serving: ${reason}.`);
-    return new Response(text, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+    return jsonBytesResponse(bytes, 200, { 'cache-control': 'no-store' });
   };
 }

@@ -2,12 +2,15 @@
 // poll runs it and answers `completed` with the result.
 import type { H3Event } from 'h3';
 import type { JobStatusT } from '../../contract/docs-api.ts';
+import { BufferPieces } from '../../http/buffer-pieces.ts';
 import { decodeJobId } from '../job-id.ts';
 import { requireMethod } from '../methods.ts';
-import { runBatch } from '../pages.ts';
-import { ProblemError, jsonResponse } from '../problem.ts';
+import { batchBody } from '../pages.ts';
+import { ProblemError, jsonBytesResponse } from '../problem.ts';
 import { requireManifest } from '../ready.ts';
 import type { DocsRuntime } from '../runtime.ts';
+
+const CLOSE = Buffer.from('}');
 
 export function jobsRoute(rt: DocsRuntime) {
   return async (event: H3Event): Promise<Response> => {
@@ -16,7 +19,9 @@ export function jobsRoute(rt: DocsRuntime) {
     const paths = decodeJobId(id);
     if (!paths) throw new ProblemError('not-found', 'Unknown job id: it is malformed, truncated or altered. Job ids come from the 202 response of POST /api/md/batch.');
     requireManifest(rt);
-    const body: JobStatusT = { job_id: id, status: 'completed', result: await runBatch(rt, paths) };
-    return jsonResponse(body);
+    // JSON.stringify of a JobStatusT, with the result assembled from the cached encoded twins
+    const head: Omit<JobStatusT, 'result'> = { job_id: id, status: 'completed' };
+    const open = Buffer.from(`${JSON.stringify(head).slice(0, -1)},"result":`);
+    return jsonBytesResponse(new BufferPieces([open, ...(await batchBody(rt, paths)).pieces, CLOSE]));
   };
 }

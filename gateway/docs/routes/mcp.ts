@@ -1,12 +1,10 @@
 // POST /api/mcp (and /api/v1/mcp): MCP over Streamable HTTP, stateless and open.
 // GET answers 405 (no standalone stream). HTTP-level failures are Problems that are
 // also JSON-RPC error responses, so both kinds of client can read them.
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { H3Event } from 'h3';
 import type { ProblemSlug } from '../../contract/problems.ts';
 import { isJsonType } from '../../http/media-type.ts';
 import { mediaType, readLimitedText } from '../body.ts';
-import { createMcpServer } from '../mcp.ts';
 import { requireMethod } from '../methods.ts';
 import { ProblemError, slugForStatus } from '../problem.ts';
 import { requireManifest } from '../ready.ts';
@@ -33,6 +31,11 @@ async function asProblem(res: Response): Promise<Response> {
   throw rpcProblem(slugForStatus(res.status), code, message);
 }
 
+// The MCP SDK (and the server built on it) is loaded on the first MCP request: ≈100 ms of module loading at
+// startup for a route most deployments rarely see.
+let sdk: Promise<[typeof import('../mcp.ts'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]> | undefined;
+const loadSdk = () => (sdk ??= Promise.all([import('../mcp.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
+
 export function mcpRoute(rt: DocsRuntime) {
   return async (event: H3Event): Promise<Response> => {
     requireMethod(event, ['POST']);
@@ -45,6 +48,7 @@ export function mcpRoute(rt: DocsRuntime) {
       throw rpcProblem('invalid-request-body', -32700, 'Parse error: Invalid JSON');
     }
     requireManifest(rt);
+    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
     const server = createMcpServer(rt);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -1,16 +1,15 @@
 // POST /api/md/batch (and /api/v1/md/batch): up to 20 pages as Markdown, in request
 // order; with `Prefer: respond-async` or `?async=1` a stateless job to poll instead.
 import type { H3Event } from 'h3';
-import { FastResponse } from 'srvx';
 import { BatchMarkdownRequest, type JobAcceptedT } from '../../contract/docs-api.ts';
 import { isJsonType } from '../../http/media-type.ts';
 import { mediaType, parseJson, readLimitedText } from '../body.ts';
 import { encodeJobId } from '../job-id.ts';
 import { requireMethod } from '../methods.ts';
 import { checkIdempotencyKey } from '../middleware/idempotency.ts';
-import { runBatch } from '../pages.ts';
+import { batchBody } from '../pages.ts';
 import { booleanParam, param } from '../params.ts';
-import { ProblemError, jsonResponse } from '../problem.ts';
+import { ProblemError, jsonBytesResponse, jsonResponse } from '../problem.ts';
 import { requireManifest } from '../ready.ts';
 import type { DocsRuntime } from '../runtime.ts';
 
@@ -54,9 +53,7 @@ export function mdBatchRoute(rt: DocsRuntime) {
       return jsonResponse(body, 202, { location: url, 'preference-applied': 'respond-async' });
     }
     requireManifest(rt);
-    // encoded once (jsonResponse would measure the string and then encode it again): ≈120 KB of escape-heavy JSON,
-    // written as is by srvx's FastResponse (undici's Response would copy it)
-    const body = Buffer.from(JSON.stringify(await runBatch(rt, paths)), 'utf8');
-    return new FastResponse(body, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+    // ≈120 KB of escape-heavy JSON, assembled from cached encoded twins and written as is by srvx's FastResponse
+    return jsonBytesResponse(await batchBody(rt, paths));
   };
 }

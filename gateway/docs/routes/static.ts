@@ -2,6 +2,7 @@
 // x/index.html; `Accept: text/markdown` on a page serves its .md twin (Vary: Accept).
 // A miss is 404.html for browsers and a Problem for everyone else.
 import type { H3Event } from 'h3';
+import { FastResponse } from 'srvx';
 import { notModified } from '../../http/conditional.ts';
 import type { SiteFile } from '../../static/files.ts';
 import { prefersHtml, prefersMarkdown } from '../../static/negotiate.ts';
@@ -24,7 +25,8 @@ async function fileResponse(rt: DocsRuntime, event: H3Event, file: SiteFile, sta
   if (status === 200 && notModified(event.req.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
   const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
   headers['content-length'] = String(file.size);
-  return new Response((body as Uint8Array<ArrayBuffer> | null), { status, headers });
+  // FastResponse writes the (cached) Buffer to the socket as is: no web stream per response
+  return new FastResponse(body as Uint8Array<ArrayBuffer> | null, { status, headers });
 }
 
 /** The .md twin of an HTML page (`docs/a/b.html` → `docs/a/b.md`), if the build has one. */
