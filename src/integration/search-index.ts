@@ -7,8 +7,10 @@
 // Run on its own, the Astro process's memory (≈2 GB at 10,000 pages) is already returned
 // to the OS when Pagefind builds its index (≈2.6 GB at 10,000 pages), so the build's peak
 // is the larger of the two rather than their sum (see bench/results/).
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
 import { prepareSearchIndex } from '../../gateway/engine/search.ts';
 
@@ -112,10 +114,29 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
     // Pagefind runs as a child service; left open it keeps the process alive.
     await pagefind.close();
   }
+  // the gateway's compile cache (gateway/compile-cache.ts) meanwhile, in a process of its own
+  const warm = warmGatewayCompileCache(distDir, log);
   for (const [siteDir, tree] of trees) {
     const r = await prepareSearchIndex({ siteDir, indexCacheDir: engineIndexDir(distDir, tree), publish: true });
     log(`${tree}: engine index ${r.built ? 'built' : 'up to date'} in ${(r.ms / 1000).toFixed(1)} s`);
   }
+  await warm;
+}
+
+/** Fills `<distDir>/compile-cache` so the gateway's first start skips stripping and compiling its modules. */
+function warmGatewayCompileCache(distDir: string, log: Log): Promise<void> {
+  const script = fileURLToPath(new URL('../../gateway/compile-cache.ts', import.meta.url));
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [script, distDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (out += d));
+    child.on('error', () => done());
+    child.on('close', () => {
+      if (out.trim()) log(out.trim());
+      done();
+    });
+  });
 }
 
 /** Set by runAstroBuild: the integration leaves the Pagefind step to a process of its own after the build. */
