@@ -8,6 +8,7 @@
  *   body        { terms, docs, scores, titleMatch, from } → Uint8Array (the JSON array of ranks from.., transferred)
  * Replies: { id, ok: true, result } | { id, ok: false, error: { message, stack } }.
  */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { ContentType, SearchHit } from './search-index.ts';
 import { FULL_EXCERPT_RANKS, SearchIndex } from './search-index.ts';
@@ -19,11 +20,23 @@ type Req =
   | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number, number][] }
   | { id: number; op: 'body'; terms: string[]; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; from: number };
 
+/** Niceness of a query thread (0 normal … 19 lowest). */
+const QUERY_THREAD_NICE = 10;
+
 let index: SearchIndex | undefined;
 
 function need(): SearchIndex {
   if (!index) throw new Error('search worker: index not installed');
   return index;
+}
+
+// Below the event loop: on Linux a thread's nice value is its own, so this lowers only this query thread. With
+// more busy threads than cores, the main thread (cached answers, static files, every other route) then gets the
+// CPU first and a long query waits instead of stalling it. Best effort: not every platform allows it.
+try {
+  setPriority(QUERY_THREAD_NICE);
+} catch {
+  /* keep the default priority */
 }
 
 const port = parentPort;

@@ -20,11 +20,11 @@
  *      concurrent identical misses share one in-flight request;
  *   4. a later page of a cached ranking (cursor pagination) is rendered by a worker: hits in chunks of 250 (each reply
  *      is deserialized on the main thread), bodies whole (bytes, transferred — no copy, no parsing).
- * Excerpts: the first FULL_EXCERPT_RANKS (250) ranks of a ranking get a query-dependent excerpt (the window around
- * the densest matches of the hit's section); ranks beyond get the static start of that same section (still plain
- * text, still the query-dependent section/url/type). An unlimited query for a common term (≈10,000 hits) thus costs
- * a ranking plus a concatenation of per-hit JSON in a worker (titles are JSON-encoded once per worker at install),
- * not thousands of excerpt searches and a main-thread JSON.stringify.
+ * Excerpts: the first FULL_EXCERPT_RANKS (20) ranks of a ranking get a query-dependent excerpt (the window around
+ * the densest matches of the hit's section); ranks beyond get the static first 12 words of that same section (still
+ * plain text, still the query-dependent section/url/type), precomputed in the index. An unlimited query for a common
+ * term (≈8,000 hits) thus costs a ranking plus a concatenation of precomputed per-hit JSON in a worker, not
+ * thousands of excerpt searches and a main-thread JSON.stringify.
  * Nothing query-related runs on the main thread besides the cache and the slicing.
  */
 import { spawn } from 'node:child_process';
@@ -120,13 +120,12 @@ const MATERIALIZE_CHUNK = 250;
  */
 export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 /**
- * V8 heap caps of a query worker: the index lives in SharedArrayBuffers (outside the heap); a worker's heap holds the
- * page metadata of the segments (≈30 MB at 10,000 pages), a memo of query-term variants, the static-hit memo (only
- * used when the excerpt length differs from the index's precomputed static hits; ≤ ≈12 MB) and one query's transient
- * strings (≤ ≈15 MB for an unlimited 10,000-hit body). Without a cap, V8 lets garbage grow to hundreds of MB per
+ * V8 heap caps of a query worker: the index, its page table included, lives in SharedArrayBuffers (outside the
+ * heap); a worker's heap holds up to 1,024 decoded pages, memos of query-term variants and excerpt words, and one
+ * query's transient strings (the body itself is built in an ArrayBuffer). Without a cap, V8 lets garbage grow to hundreds of MB per
  * worker before collecting. A worker that still runs out is replaced (its in-flight requests fail).
  */
-const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 96 };
+const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
 export function defaultWorkerCount(): number {
   return Math.max(2, Math.min(4, availableParallelism()));
