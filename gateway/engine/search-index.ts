@@ -475,6 +475,8 @@ function normalizeUrl(u: string): string {
 
 /** Ranked result of a query over the whole index (before slicing). */
 export interface Ranking {
+  /** Matching pages (exact even when `docs` is only the top-k prefix of the ranking, see rank's topK). */
+  total: number;
   docs: Int32Array; // global doc ids, best first
   scores: Float64Array; // normalized 0..1, non-increasing
   titleMatch: Uint8Array; // 1 when the page title contains every query term
@@ -494,6 +496,8 @@ export interface IndexOptions {
  * precomputed), so a cache miss costs a ranking and a concatenation rather than hundreds of excerpts.
  */
 export const FULL_EXCERPT_RANKS = 20;
+/** Largest top-k prefix selected with a heap (rank's topK); beyond, the full sort is as cheap. */
+const TOPK_MAX = 1024;
 const NO_MATCHES: number[] = [];
 /** Bound of the per-worker memo of static hits (≈350 bytes each: ≤ ≈12 MB per worker). */
 const STATIC_MEMO_MAX = 30_000;
@@ -524,6 +528,7 @@ export class SearchIndex {
   private readonly tlast: Int8Array;
   private readonly stamp: Int32Array;
   private readonly touched: Int32Array;
+  private readonly cand: Int32Array;
   private readonly final: Float64Array;
   private readonly ttf: Float64Array;
   private readonly tstamp: Int32Array;
@@ -602,6 +607,7 @@ export class SearchIndex {
     this.tlast = new Int8Array(n);
     this.stamp = new Int32Array(n);
     this.touched = new Int32Array(n);
+    this.cand = new Int32Array(n);
     this.final = new Float64Array(n);
     this.ttf = new Float64Array(n);
     this.tstamp = new Int32Array(n);
@@ -673,9 +679,11 @@ export class SearchIndex {
    * Full ranking for canonical query terms (see text.ts queryTerms) and an optional type filter.
    * match 'all' (default): pages containing every term (in text or title). 'any': pages containing at least one,
    * scored down by the share of terms they miss (for natural-language questions).
+   * topK: only the first topK ranks are returned (docs/scores/titleMatch; `total` still counts every match) — the
+   * same pages, order and scores as the full ranking's prefix, without sorting every candidate.
    */
-  rank(terms: string[], type?: ContentType, match: 'all' | 'any' = 'all'): Ranking {
-    const empty: Ranking = { docs: new Int32Array(0), scores: new Float64Array(0), titleMatch: new Uint8Array(0) };
+  rank(terms: string[], type?: ContentType, match: 'all' | 'any' = 'all', topK?: number): Ranking {
+    const empty: Ranking = { total: 0, docs: new Int32Array(0), scores: new Float64Array(0), titleMatch: new Uint8Array(0) };
     const nT = terms.length;
     if (nT === 0 || this.nDocs === 0) return empty;
     const typeFilter = type === undefined ? -1 : CONTENT_TYPES.indexOf(type);
@@ -746,7 +754,7 @@ export class SearchIndex {
         }
       }
     }
-    const cand = new Int32Array(nTouched);
+    const cand = this.cand; // per-worker scratch: read by order/selectTop only
     let nc = 0;
     let maxBody = 0;
     const fin = this.final;
@@ -770,17 +778,67 @@ export class SearchIndex {
       if (tcnt[d] === nT) fin[d] = (acc[d]! + maxBody) * (1 + nT / Math.max(nT, this.titleTerms(d)));
       if (fin[d]! > max) max = fin[d]!;
     }
-    const docs = this.order(cand, nc, nT);
-    const scores = new Float64Array(nc);
-    const titleMatch = new Uint8Array(nc);
-    for (let r = 0; r < nc; r++) {
+    const nOut = topK !== undefined && topK < nc ? Math.max(0, Math.floor(topK)) : nc;
+    // a small prefix: a bounded heap over the candidates; else one native sort of them all
+    const docs = nOut === nc ? this.order(cand, nc, nT) : nOut <= TOPK_MAX ? this.selectTop(cand, nc, nT, nOut) : this.order(cand, nc, nT).slice(0, nOut);
+    const scores = new Float64Array(nOut);
+    const titleMatch = new Uint8Array(nOut);
+    for (let r = 0; r < nOut; r++) {
       const d = docs[r]!;
       scores[r] = max > 0 ? Math.round((fin[d]! / max) * 1e6) / 1e6 : 1;
       titleMatch[r] = tcnt[d] === nT ? 1 : 0;
     }
     // a title match with a zero body score can tie the best body score: keep scores non-increasing anyway
-    for (let r = 1; r < nc; r++) if (scores[r]! > scores[r - 1]!) scores[r] = scores[r - 1]!;
-    return { docs, scores, titleMatch };
+    for (let r = 1; r < nOut; r++) if (scores[r]! > scores[r - 1]!) scores[r] = scores[r - 1]!;
+    return { total: nc, docs, scores, titleMatch };
+  }
+
+  /**
+   * The first k candidates in order()'s order (title tier first, score desc, url asc: a strict total order, so the
+   * prefix is the same pages in the same order): a max-heap of the k best seen, rooted at the worst of them.
+   */
+  private selectTop(cand: Int32Array, nc: number, nT: number, k: number): Int32Array {
+    const { final: fin, tcnt, urlRank } = this;
+    // a ranks after b
+    const worse = (a: number, b: number): boolean => {
+      const ta = tcnt[a] === nT;
+      if (ta !== (tcnt[b] === nT)) return !ta;
+      const fa = fin[a]!;
+      const fb = fin[b]!;
+      return fa !== fb ? fa < fb : urlRank[a]! > urlRank[b]!;
+    };
+    const heap = new Int32Array(k);
+    let n = 0;
+    const down = (at: number): void => {
+      const d = heap[at]!;
+      for (;;) {
+        let c = 2 * at + 1;
+        if (c >= n) break;
+        if (c + 1 < n && worse(heap[c + 1]!, heap[c]!)) c++;
+        if (!worse(heap[c]!, d)) break;
+        heap[at] = heap[c]!;
+        at = c;
+      }
+      heap[at] = d;
+    };
+    if (k === 0) return heap;
+    for (let j = 0; j < nc; j++) {
+      const d = cand[j]!;
+      if (n < k) {
+        let at = n++;
+        while (at > 0) {
+          const p = (at - 1) >> 1;
+          if (!worse(d, heap[p]!)) break;
+          heap[at] = heap[p]!;
+          at = p;
+        }
+        heap[at] = d;
+      } else if (worse(heap[0]!, d)) {
+        heap[0] = d;
+        down(0);
+      }
+    }
+    return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
   }
 
   /**
