@@ -539,6 +539,9 @@ export class SearchIndex {
   /** Static hits beyond the query-excerpt ranks when a segment's precomputed ones do not apply: see memoPrefix. */
   private readonly staticMemo = new Map<number, string>();
   private readonly idLists = new WeakMap<Uint8Array, Int32Array>();
+  /** matchSets' per-segment mark buffers, and the ids its last call marked in them. */
+  private readonly marks: Uint8Array[] = [];
+  private readonly marked: number[][] = [];
   /** Per match set: the matched term strings (excerpts re-tokenize words; see matchedIn). */
   private readonly termSets = new WeakMap<Uint8Array, Set<string>>();
   /** Per-worker memo: raw word → primary term. */
@@ -876,10 +879,21 @@ export class SearchIndex {
     return docs;
   }
 
-  /** Per-segment marks (1 = counts as a match) over each segment's term ids, for excerpts. */
+  /**
+   * Per-segment marks (1 = counts as a match) over each segment's term ids, for excerpts. The marks are views of one
+   * per-worker buffer per segment (a vocabulary-sized array per segment per query was most of a query's garbage): a
+   * set's contents hold until the next call; its term ids (idsOf) and terms, recorded per view, hold for good.
+   */
   matchSets(terms: string[]): Uint8Array[] {
-    const sets = this.segments.map((s) => new Uint8Array(s.vocab.length));
+    // every mark is recorded in lists as it is set (this.marked): the next call clears exactly those, even after a throw
     const lists: number[][] = this.segments.map(() => []);
+    const sets = this.segments.map((s, k) => {
+      let m = this.marks[k];
+      if (!m) m = this.marks[k] = new Uint8Array(s.vocab.length);
+      else for (const id of this.marked[k]!) m[id] = 0;
+      this.marked[k] = lists[k]!;
+      return m.subarray(0); // a new view: sets are keys of idLists/termSets
+    });
     const strs = new Set<string>();
     for (const t of terms) {
       for (const v of this.variants(t)) {
