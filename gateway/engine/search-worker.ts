@@ -1,9 +1,10 @@
 /**
  * Search worker thread. Protocol (request → reply, correlated by `id`):
  *   install     { buffers: SharedArrayBuffer[] }  → page count (segment files, shared between all workers)
- *   search      { terms, tag, match, offset, limit, body? } → { docs, scores, titleMatch, hits: [rank, SearchHit][], body? }
+ *   search      { terms, tag, match, offset, limit, body?, prefix? } → { total, docs, scores, titleMatch, hits: [rank, SearchHit][], body? }
  *               (with `body`: the slice as the search API's JSON array, UTF-8 bytes — transferred, not copied — and
- *               no hits)
+ *               no hits; with `prefix` and a limit: docs/scores/titleMatch may be only the first offset+limit ranks —
+ *               the full ranking's prefix, no sort of every match — while `total` always counts every match)
  *   materialize { terms, items: [doc, score, titleMatch, rank][] } → SearchHit[]
  *   body        { terms, docs, scores, titleMatch, from } → Uint8Array (the JSON array of ranks from.., transferred)
  * Replies: { id, ok: true, result } | { id, ok: false, error: { message, stack } }.
@@ -16,7 +17,7 @@ import { segmentFromBuffer } from './search-index-file.ts';
 
 type Req =
   | { id: number; op: 'install'; buffers: SharedArrayBuffer[] }
-  | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number; body?: boolean }
+  | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number; body?: boolean; prefix?: boolean }
   | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number, number][] }
   | { id: number; op: 'body'; terms: string[]; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; from: number };
 
@@ -52,8 +53,9 @@ port.on('message', (req: Req) => {
       }
       case 'search': {
         const idx = need();
-        const r = idx.rank(req.terms, req.tag, req.match ?? 'all');
-        const total = r.docs.length;
+        const topK = req.prefix && req.limit !== undefined ? req.offset + req.limit : undefined;
+        const r = idx.rank(req.terms, req.tag, req.match ?? 'all', topK);
+        const total = r.total;
         const end = req.limit === undefined ? total : Math.min(total, req.offset + req.limit);
         const hits: [number, SearchHit][] = [];
         let body: Uint8Array | undefined;
@@ -67,7 +69,7 @@ port.on('message', (req: Req) => {
         }
         const transfer = [r.docs.buffer, r.scores.buffer, r.titleMatch.buffer] as ArrayBuffer[];
         if (body) transfer.push(body.buffer as ArrayBuffer);
-        port.postMessage({ id: req.id, ok: true, result: { docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits, body } }, transfer);
+        port.postMessage({ id: req.id, ok: true, result: { total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits, body } }, transfer);
         return;
       }
       case 'materialize': {

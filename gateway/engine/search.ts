@@ -12,7 +12,8 @@
  * Query flow (see search-index.ts for the index itself):
  *   1. main thread: validate options, canonicalize the query (text.ts queryTerms: normalized, stemmed, stopwords
  *      dropped, sorted terms);
- *   2. LRU lookup keyed by (buildId, tag, match, terms): an entry holds the full ranking (typed arrays) plus what was
+ *   2. LRU lookup keyed by (buildId, tag, match, terms): an entry holds the ranking (typed arrays; for match 'any' only
+ *      its first offset+limit ranks and the exact total, until a request beyond them fetches the rest) plus what was
  *      rendered of it — SearchHits (search(), for /ask, MCP, the assistant) and serialized response bodies per slice
  *      (searchBody(), for GET /api/search); a slice already rendered is answered from memory (the same frozen hits
  *      array, or the same Buffer, for the same slice);
@@ -132,6 +133,7 @@ export function defaultWorkerCount(): number {
 }
 
 interface Entry {
+  /** Every match; docs/scores/titleMatch may hold only a prefix of the ranking (see ranked). */
   total: number;
   docs: Int32Array;
   scores: Float64Array;
@@ -142,8 +144,16 @@ interface Entry {
   /** Serialized result arrays (searchBody), by "offset:end", and those being built. */
   bodies: Map<string, Buffer<ArrayBuffer>>;
   pendingBodies: Map<string, Promise<Buffer<ArrayBuffer>>>;
+  /** The full ranking being fetched (a request beyond the prefix). */
+  full?: Promise<void>;
   bytes: number;
 }
+
+/**
+ * Match 'any' (/ask, the assistant: the first few of thousands of matches, offset 0) asks the worker for the ranking's
+ * prefix only — no sort of every match on a cache miss; a rare later request beyond it fetches the full ranking.
+ */
+const PREFIX_MATCH = 'any';
 
 interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void }
 
@@ -542,10 +552,10 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
       p = (async () => {
         // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
         const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
-        const r = await workers.run<{ docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer> }>({
-          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body,
+        const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer> }>({
+          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, prefix: q.match === PREFIX_MATCH,
         });
-        const e: Entry = { total: r.docs.length, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), bytes: 64 + r.docs.length * 13 };
+        const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), bytes: 64 + r.docs.length * 13 };
         for (const [rank, h] of r.hits) {
           e.hits[rank] = Object.freeze(h);
           e.bytes += hitBytes(h);
@@ -565,6 +575,22 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     return abortable(p, signal);
   };
 
+  /** Makes sure the entry's ranking reaches rank `end` (exclusive): fetches the full ranking when it holds a prefix. */
+  const ranked = async (q: Query, entry: Entry, end: number, signal: AbortSignal | undefined): Promise<void> => {
+    if (end <= entry.docs.length) return;
+    entry.full ??= (async () => {
+      const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array }>({
+        op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: 0, limit: 0,
+      });
+      entry.bytes += (r.docs.length - entry.docs.length) * 13;
+      entry.docs = r.docs;
+      entry.scores = r.scores;
+      entry.titleMatch = r.titleMatch;
+      cache.resize(q.key, entry.bytes);
+    })().finally(() => (entry.full = undefined));
+    await abortable(entry.full, signal);
+  };
+
   const EMPTY_BODY = Buffer.from('[]');
 
   const engine: SearchEngine = {
@@ -577,6 +603,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
       const entry = await entryFor(q, false, o.signal);
       const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
       if (offset >= end) return { total: entry.total, hits: [] };
+      await ranked(q, entry, end, o.signal);
       const missing: number[] = [];
       for (let r = offset; r < end; r++) if (!entry.hits[r]) missing.push(r);
       // in chunks: each reply is deserialized on the main thread, so no single message may be huge
@@ -605,6 +632,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
       const sk = `${offset}:${end}`;
       let body = entry.bodies.get(sk);
       if (!body) {
+        await ranked(q, entry, end, o.signal);
         let p = entry.pendingBodies.get(sk);
         if (!p) {
           p = (async () => {
