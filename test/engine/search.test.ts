@@ -353,3 +353,65 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
     }
   });
 });
+
+describe("top-k prefix rankings (match 'any')", () => {
+  const index = (): SearchIndex => {
+    const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
+    const fp = files[0]!.split('-')[0]!;
+    return new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromBuffer(readSegmentFile(join(cacheDir, f)))));
+  };
+
+  it('rank(topK) is the full ranking prefix (same docs, order, scores, title matches) with the exact total', () => {
+    const idx = index();
+    let some = false;
+    for (const words of ['widget', 'configuration widget', 'the', 'install guide', 'how do I configure the widget cli', 'nothingmatcheshere']) {
+      for (const match of ['all', 'any'] as const) {
+        const terms = queryTerms(words);
+        const full = idx.rank(terms, undefined, match);
+        expect(full.total).toBe(full.docs.length);
+        if (full.total > 3) some = true;
+        for (const k of [0, 1, 2, 3, 5, 10, full.total - 1, full.total, full.total + 3].filter((x) => x >= 0)) {
+          const r = idx.rank(terms, undefined, match, k);
+          const n = Math.min(k, full.total);
+          expect(r.total).toBe(full.total);
+          expect(Array.from(r.docs)).toEqual(Array.from(full.docs.subarray(0, n)));
+          expect(Array.from(r.scores)).toEqual(Array.from(full.scores.subarray(0, n)));
+          expect(Array.from(r.titleMatch)).toEqual(Array.from(full.titleMatch.subarray(0, n)));
+        }
+      }
+    }
+    expect(some).toBe(true);
+  });
+
+  it('matchSets: reused buffers give each call the sets of its own terms', () => {
+    const idx = index();
+    const terms = queryTerms('configuration widget');
+    const r = idx.rank(terms, undefined, 'any');
+    const hits = (sets: Uint8Array[]) => Array.from(r.docs, (d, k) => idx.hit(d, r.scores[k]!, r.titleMatch[k] === 1, sets, true));
+    const want = hits(idx.matchSets(terms));
+    idx.matchSets(queryTerms('install guide the'));
+    expect(hits(idx.matchSets(terms))).toEqual(want);
+  });
+
+  it("a request beyond a cached prefix ranks in full: same hits and total as a fresh full ranking", async () => {
+    const idx = index();
+    const q = 'how do I configure the widget cli';
+    const full = idx.rank(queryTerms(q), undefined, 'any');
+    expect(full.total).toBeGreaterThan(3);
+    const e = await createSearchEngine({ siteDir, workers: 1, indexCacheDir: cacheDir });
+    try {
+      const first = await e.search(q, { match: 'any', limit: 2 });
+      expect(first.total).toBe(full.total);
+      expect(first.hits.map((h) => h.path)).toEqual(Array.from(full.docs.subarray(0, 2), (d) => idx.page(d).url));
+      const later = await e.search(q, { match: 'any', offset: 1, limit: 50 });
+      expect(later.total).toBe(full.total);
+      expect(later.hits.map((h) => h.path)).toEqual(Array.from(full.docs.subarray(1, 51), (d) => idx.page(d).url));
+      expect(later.hits.map((h) => h.score)).toEqual(Array.from(full.scores.subarray(1, 51)));
+      const body = await e.searchBody(q, { match: 'any', offset: 2 });
+      expect(body.count).toBe(full.total - 2);
+      expect(JSON.parse(body.body.toString('utf8')).map((h: { score: number }) => h.score)).toEqual(Array.from(full.scores.subarray(2)));
+    } finally {
+      await e.close();
+    }
+  });
+});
