@@ -301,6 +301,8 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
         const { context, page } = await open(viewport, scheme);
         for (const path of ['/', '/docs', `/docs/${first.section}`, first.path, '/docs/no/such-page']) {
           await page.goto(base + path);
+          // the 404 page searches for the missing path: wait out Pagefind's loading skeletons (see below)
+          await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0, null, { timeout: 10_000 });
           expect(await page.evaluate(auditContrast), `${scheme} ${viewport.width}px ${path}`).toEqual([]);
         }
         // The search dialog with results, and the open menu on a phone.
