@@ -1,6 +1,6 @@
 // The static tree on its own: pages, twins, llms.txt, discovery files and the
 // content-type map, checked on the fixture build.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { problemCatalogue } from '../../gateway/contract/problems.ts';
@@ -160,6 +160,15 @@ describe('discovery files', () => {
     expect(policy).toMatch(/Sunset/);
     expect(policy).toMatch(/six months/);
     expect(policy).toMatch(/410/);
+  });
+});
+
+describe('gateway start-up files', () => {
+  it('fills the compile cache the gateway enables at start (gateway/compile-cache.ts)', () => {
+    const dir = join(distDir, 'compile-cache');
+    expect(existsSync(dir)).toBe(true);
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(files.length).toBeGreaterThan(10);
   });
 });
 
