@@ -12,7 +12,7 @@ export function mediaType(event: H3Event): string {
 export async function readLimitedText(event: H3Event, limit: number): Promise<string> {
   const text = await readLimitedBody(event.req, limit);
   if (text === null) {
-    // The rest of the body is never read: close the connection so it cannot be mistaken for the next request.
+    // Past the limit the reader drains at most 1 MiB more; the connection is closed, not reused.
     throw new ProblemError('payload-too-large', `The request body is larger than ${limit} bytes.`, { headers: { connection: 'close' } });
   }
   return text;

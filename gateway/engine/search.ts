@@ -116,15 +116,16 @@ export const DEFAULT_CACHE_SIZE = 2000;
 /** Hits materialized per worker round trip (bounds the main thread's deserialization work per message). */
 const MATERIALIZE_CHUNK = 250;
 /**
- * Cached rankings, hits and serialized bodies (an unlimited common-term body is ≈3.5 MB at 10,000 pages). 32 MiB:
- * the cache lives in the main heap, and a bigger old generation means longer GC pauses for every request.
+ * Cached rankings, hits and serialized bodies (an unlimited common-term body is ≈2 MB at 10,000 pages). 32 MiB: the
+ * bodies are Buffers outside the V8 heap, so this bounds the gateway's memory (RSS), not GC work; by simulation of the
+ * bench's query mix 32 MiB serves ≈45% of requests from memory, 128 MiB ≈70% (README, Performance).
  */
 export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 /**
  * V8 heap caps of a query worker: the index, its page table included, lives in SharedArrayBuffers (outside the
  * heap); a worker's heap holds up to 1,024 decoded pages, memos of query-term variants and excerpt words, and one
- * query's transient strings (the body itself is built in an ArrayBuffer). Without a cap, V8 lets garbage grow to hundreds of MB per
- * worker before collecting. A worker that still runs out is replaced (its in-flight requests fail).
+ * query's transient strings (the body itself is built in an ArrayBuffer). Without a cap, V8 lets garbage grow to
+ * hundreds of MB per worker before collecting. A worker that still runs out is replaced (its in-flight requests fail).
  */
 const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
 
