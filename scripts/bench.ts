@@ -22,6 +22,7 @@ import { childCpuSeconds, sampleTree, statusBytes } from './lib/bench/proc.ts';
 import { askRequests, freePort, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { evaluateTargets, markdown, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
 import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
+import { withHugePages } from '../gateway/huge-pages.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -173,8 +174,9 @@ async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldS
   const extra = args['gateway-node-args']!.split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extra, '--import', './gateway/docs/bench-metrics.ts', 'gateway/server.ts'], {
     cwd: repoRoot,
+    // started as scripts/start.ts and the container start it (huge pages: gateway/huge-pages.ts)
     env: {
-      ...process.env,
+      ...withHugePages(process.env),
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
