@@ -1,6 +1,6 @@
 // RFC 9457 Problem Details for the docs API: thrown as ProblemError anywhere in a
 // request, turned into an application/json response by the pipeline.
-import { FastResponse } from 'srvx';
+import { fastResponse } from '../http/fast-response.ts';
 import type { BufferPieces } from '../http/buffer-pieces.ts';
 import { problemCatalogue, problemTypeUri, type ProblemSlug } from '../contract/problems.ts';
 import type { ProblemLinkT, ProblemT } from '../contract/docs-api.ts';
@@ -88,7 +88,7 @@ export function problemBody(siteUrl: string, slug: ProblemSlug, instance: string
 
 /** A JSON body as bytes: srvx's FastResponse writes them straight to the socket (undici's Response would wrap them in a web stream). */
 export function jsonBytesResponse(body: Buffer | BufferPieces, status = 200, headers: Record<string, string> = {}): Response {
-  return new FastResponse(body as unknown as BodyInit, { status, headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } });
+  return fastResponse(body, status, { 'content-type': 'application/json', 'content-length': String(body.length), ...headers });
 }
 
 export function jsonResponse(data: unknown, status = 200, headers: Record<string, string> = {}): Response {

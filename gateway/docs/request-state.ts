@@ -23,8 +23,6 @@ export interface RequestState {
   windowSeconds: number;
   deprecation?: Deprecation;
   idempotencyKey?: string;
-  /** Headers added to whatever response goes out, errors included. */
-  headers: Headers;
 }
 
 const states = new WeakMap<H3Event, RequestState>();

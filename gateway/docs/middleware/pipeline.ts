@@ -3,6 +3,7 @@
 // response carries: CORS, rate limits, the versioning policy link, deprecation,
 // the Idempotency-Key echo.
 import { HTTPError, type H3Event, type Middleware } from 'h3';
+import { headersOf } from '../../http/fast-response.ts';
 import { clientIp } from '../../limits/client-ip.ts';
 import { ProblemError, problemResponse, slugForStatus } from '../problem.ts';
 import { routeMeta, setState, type RequestState } from '../request-state.ts';
@@ -19,48 +20,54 @@ function toProblem(err: unknown, event: H3Event): ProblemError {
   return new ProblemError('internal-server-error', 'An unexpected error occurred; retry with exponential backoff.');
 }
 
-function withHeaders(res: Response, add: (h: Headers) => void): Response {
-  try {
-    add(res.headers);
-    return res;
-  } catch {
-    // Immutable headers (a fetched Response): copy once.
-    const copy = new Response(res.body, { status: res.status, statusText: res.statusText, headers: res.headers });
-    add(copy.headers);
-    return copy;
+type SetHeader = (name: string, value: string) => void;
+
+/** Adds the headers every response carries through `set`; `link` is the response's own Link header, if any. */
+function addCommonHeaders(set: SetHeader, link: string | null | undefined, st: RequestState): void {
+  for (const [k, v] of corsHeaders) set(k, v);
+  set('x-content-type-options', 'nosniff');
+  const limit = st.limit;
+  if (limit) {
+    const { limit: max, remaining, resetSeconds } = limit;
+    set('ratelimit-limit', String(max));
+    set('ratelimit-remaining', String(remaining));
+    set('ratelimit-reset', String(resetSeconds));
+    set('ratelimit-policy', `${max};w=${st.windowSeconds}`);
+    set('x-ratelimit-limit', String(max));
+    set('x-ratelimit-remaining', String(remaining));
+    set('x-ratelimit-reset', String(resetSeconds));
   }
+  // The versioning policy is advertised on every response (spec: Versioning 5);
+  // deprecation headers only on a deprecated API endpoint.
+  let links = link ? `${link}, ${POLICY_LINK}` : POLICY_LINK;
+  const d = st.meta.kind !== 'static' ? st.deprecation : undefined;
+  if (d) {
+    set('deprecation', d.deprecation);
+    set('sunset', d.sunset);
+    if (d.notes) links += `, <${d.notes}>; rel="deprecation"`;
+    links += `, <${d.replacement}>; rel="successor-version"`;
+  }
+  set('link', links);
+  if (st.idempotencyKey !== undefined) set('idempotency-key', st.idempotencyKey);
 }
 
 function finalize(res: Response, st: RequestState): Response {
-  return withHeaders(res, (h) => {
-    for (const [k, v] of corsHeaders) h.set(k, v);
-    h.set('x-content-type-options', 'nosniff');
-    for (const [k, v] of st.headers) h.set(k, v);
-    const limit = st.limit;
-    if (limit) {
-      const { limit: max, remaining, resetSeconds } = limit;
-      const policy = `${max};w=${st.windowSeconds}`;
-      h.set('ratelimit-limit', String(max));
-      h.set('ratelimit-remaining', String(remaining));
-      h.set('ratelimit-reset', String(resetSeconds));
-      h.set('ratelimit-policy', policy);
-      h.set('x-ratelimit-limit', String(max));
-      h.set('x-ratelimit-remaining', String(remaining));
-      h.set('x-ratelimit-reset', String(resetSeconds));
-    }
-    // The versioning policy is advertised on every response (spec: Versioning 5);
-    // deprecation headers only on a deprecated API endpoint.
-    const links = [h.get('link'), POLICY_LINK];
-    const d = st.meta.kind !== 'static' ? st.deprecation : undefined;
-    if (d) {
-      h.set('deprecation', d.deprecation);
-      h.set('sunset', d.sunset);
-      if (d.notes) links.push(`<${d.notes}>; rel="deprecation"`);
-      links.push(`<${d.replacement}>; rel="successor-version"`);
-    }
-    h.set('link', links.filter(Boolean).join(', '));
-    if (st.idempotencyKey !== undefined) h.set('idempotency-key', st.idempotencyKey);
-  });
+  // the gateway's own answers: straight into their plain header object
+  const plain = headersOf(res);
+  if (plain) {
+    addCommonHeaders((k, v) => (plain[k] = v), plain.link, st);
+    return res;
+  }
+  // any other Response (SSE, MCP, preflight, 304): its web Headers, copied once when immutable
+  let out = res;
+  try {
+    res.headers.set('x-content-type-options', 'nosniff');
+  } catch {
+    out = new Response(res.body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  }
+  const h = out.headers;
+  addCommonHeaders((k, v) => h.set(k, v), h.get('link'), st);
+  return out;
 }
 
 export function pipeline(rt: DocsRuntime): Middleware {
@@ -69,7 +76,6 @@ export function pipeline(rt: DocsRuntime): Middleware {
     const st: RequestState = {
       meta: routeMeta(event),
       ip: clientIp(rt.config.trustProxy, event.req.ip, event.req.headers.get('x-forwarded-for')),
-      headers: new Headers(),
       windowSeconds,
     };
     setState(event, st);

@@ -1,6 +1,6 @@
 // GET /api/openapi (and /api/v1/openapi): the OpenAPI description the build wrote.
 import type { H3Event } from 'h3';
-import { FastResponse } from 'srvx';
+import { fastResponse } from '../../http/fast-response.ts';
 import { requireMethod } from '../methods.ts';
 import type { DocsRuntime } from '../runtime.ts';
 import { notFoundResponse } from './static.ts';
@@ -11,8 +11,6 @@ export function openapiRoute(rt: DocsRuntime) {
     const file = await rt.files.exact('api/openapi');
     if (!file) return notFoundResponse(rt, event, 'The OpenAPI description is missing from the build output.');
     const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
-    return new FastResponse(body as Uint8Array<ArrayBuffer> | null, {
-      headers: { 'content-type': file.contentType, etag: file.etag, 'cache-control': 'public, max-age=0, must-revalidate', 'content-length': String(file.size) },
-    });
+    return fastResponse(body, 200, { 'content-type': file.contentType, etag: file.etag, 'cache-control': 'public, max-age=0, must-revalidate', 'content-length': String(file.size) });
   };
 }

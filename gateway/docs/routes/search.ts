@@ -1,6 +1,6 @@
 // GET /api/search (and /api/v1/search): ranked hits, paginated by an opaque cursor.
 import type { H3Event } from 'h3';
-import { FastResponse } from 'srvx';
+import { fastResponse } from '../../http/fast-response.ts';
 import { apiLimits, contentTypes } from '../../contract/docs-api.ts';
 import { requireMethod } from '../methods.ts';
 import { enumParam, param } from '../params.ts';
@@ -40,6 +40,6 @@ export function searchRoute(rt: DocsRuntime) {
     // the engine's cached bytes (a worker serialized them): the same body and headers jsonResponse would give. srvx's
     // FastResponse (h3's own Response class; a Response, headers mutable) writes the Buffer to the socket as is,
     // where undici's Response would copy it (megabytes for an unlimited query) and stream the copy.
-    return new FastResponse(page.body, { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(page.body.length), ...headers } });
+    return fastResponse(page.body, 200, { 'content-type': 'application/json', 'content-length': String(page.body.length), ...headers });
   };
 }

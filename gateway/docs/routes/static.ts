@@ -2,8 +2,8 @@
 // x/index.html; `Accept: text/markdown` on a page serves its .md twin (Vary: Accept).
 // A miss is 404.html for browsers and a Problem for everyone else.
 import type { H3Event } from 'h3';
-import { FastResponse } from 'srvx';
 import { notModified } from '../../http/conditional.ts';
+import { fastResponse } from '../../http/fast-response.ts';
 import type { SiteFile } from '../../static/files.ts';
 import { prefersHtml, prefersMarkdown } from '../../static/negotiate.ts';
 import { requireMethod } from '../methods.ts';
@@ -26,7 +26,7 @@ async function fileResponse(rt: DocsRuntime, event: H3Event, file: SiteFile, sta
   const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
   headers['content-length'] = String(file.size);
   // FastResponse writes the (cached) Buffer to the socket as is: no web stream per response
-  return new FastResponse(body as Uint8Array<ArrayBuffer> | null, { status, headers });
+  return fastResponse(body, status, headers);
 }
 
 /** The .md twin of an HTML page (`docs/a/b.html` → `docs/a/b.md`), if the build has one. */
