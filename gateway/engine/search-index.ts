@@ -560,9 +560,6 @@ export class SearchIndex {
   /** Per segment, per section [body, heading] match counts of the current resultsBytes call (see accumulateSections). */
   private secAcc: Uint32Array[] | undefined;
   private readonly secAccBuf: Uint32Array[] = [];
-  /** Buffer views of the static hit bytes and titles (Buffer.copy: a native copy, no view per hit). */
-  private readonly hitBufs: Buffer[];
-  private readonly titleBufs: Buffer[];
   private bestHeadingHit = 0;
   /** Per-worker memo of a query term's variants (rank and matchSets of one query, and repeated terms, share it). */
   private readonly variantMemo = new Map<string, Variant[]>();
@@ -576,8 +573,6 @@ export class SearchIndex {
     this.maxExpansions = opts.maxExpansions ?? 24;
     this.excerptWords = opts.excerptWords ?? 30;
     this.base = new Int32Array(segments.length);
-    this.hitBufs = segments.map((s) => Buffer.from(s.hitBytes.buffer, s.hitBytes.byteOffset, s.hitBytes.byteLength));
-    this.titleBufs = segments.map((s) => Buffer.from(s.titleBytes.buffer, s.titleBytes.byteOffset, s.titleBytes.byteLength));
     let n = 0;
     let totalLen = 0;
     segments.forEach((s, k) => {
@@ -1181,7 +1176,8 @@ export class SearchIndex {
     const tSplit = new Uint32Array(nTail);
     const tPage = new Int32Array(nTail);
     let strs: string[] | undefined;
-    let size = Buffer.byteLength(headStr, 'utf8') + 2;
+    // exact size: '[', the head, per tail hit its bytes, score, '}' and a ',' before it unless it comes first; ']'
+    let size = Buffer.byteLength(headStr, 'utf8') + 1 - (nHead === 0 && nTail > 0 ? 1 : 0);
     this.accumulateSections(sets, nTail);
     const segs = this.segments;
     const nSeg = segs.length;
@@ -1206,16 +1202,18 @@ export class SearchIndex {
         tTo[t] = s.hitOff[slot + 1]!;
         tSplit[t] = tFrom[t]! + s.hitSplit[slot]!;
         tPage[t] = i;
-        size += tTo[t]! - tFrom[t]! + s.titleOff[i + 1]! - s.titleOff[i]! + 26;
+        size += tTo[t]! - tFrom[t]! + s.titleOff[i + 1]! - s.titleOff[i]! + scoreLength(scores[nHead + t]!) + 2;
       } else {
         tSeg[t] = -1;
         strs ??= [];
         const str = this.memoPrefix(d, tm, best, hh);
         strs[t] = str;
-        size += Buffer.byteLength(str, 'utf8') + 26;
+        size += Buffer.byteLength(str, 'utf8') + scoreLength(scores[nHead + t]!) + 2;
       }
     }
-    const out = Buffer.from(new ArrayBuffer(size));
+    // not zero-filled (every byte is written below): a fresh zeroed ArrayBuffer of an unlimited answer's size is
+    // mmap'd and page-faulted in on every call (4.6 ms for 1.4 MB on a VM with slow faults, 0.2 ms from malloc)
+    const out = Buffer.allocUnsafeSlow(size);
     let pos = out.write(headStr, 0, 'utf8');
     for (let t = 0; t < nTail; t++) {
       if (pos > 1) out[pos++] = 0x2c; // ','
@@ -1228,18 +1226,20 @@ export class SearchIndex {
         const b = tTo[t]!;
         const t0 = s.titleOff[tPage[t]!]!;
         const t1 = s.titleOff[tPage[t]! + 1]!;
-        const hb = this.hitBufs[k]!;
-        pos += hb.copy(out, pos, a, m);
-        pos += this.titleBufs[k]!.copy(out, pos, t0, t1);
-        pos += hb.copy(out, pos, m, b);
+        // byte loops: a range is ~10–150 bytes, where a native copy's call costs more than the copy (−20% here)
+        const hb = s.hitBytes;
+        const tb = s.titleBytes;
+        for (let j = a; j < m; j++) out[pos++] = hb[j]!;
+        for (let j = t0; j < t1; j++) out[pos++] = tb[j]!;
+        for (let j = m; j < b; j++) out[pos++] = hb[j]!;
       } else pos += out.write(strs![t]!, pos, 'utf8');
-      const sc = JSON.stringify(scores[nHead + t]!); // ASCII
-      for (let c = 0; c < sc.length; c++) out[pos++] = sc.charCodeAt(c);
+      pos = writeScore(out, pos, scores[nHead + t]!);
       out[pos++] = 0x7d; // '}'
     }
     out[pos++] = 0x5d; // ']'
     this.releaseSections(sets);
-    return new Uint8Array(out.buffer as ArrayBuffer, 0, pos);
+    if (pos !== size) throw new Error(`search: result bytes ${pos} ≠ computed size ${size}`);
+    return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, pos);
   }
 
   /**
@@ -1403,6 +1403,44 @@ export class SearchIndex {
     const [s, i] = this.locate(doc);
     return { ...s.pages.at(i)!, pageType: CONTENT_TYPES[s.typeIdx[i]!] ?? 'docs' };
   }
+}
+
+/**
+ * The length of JSON.stringify(score) in bytes. Scores are multiples of 1e-6 in [0, 1] (rank()
+ * rounds them so), whose shortest round-trip text is "0", "1" or "0." and up to six digits without trailing zeros;
+ * anything else goes through JSON.stringify.
+ */
+function scoreLength(score: number): number {
+  let n = Math.round(score * 1e6);
+  if (!(n > 0 && n < 1e6 && n / 1e6 === score)) return JSON.stringify(score).length;
+  let digits = 6;
+  while (n % 10 === 0) {
+    n /= 10;
+    digits--;
+  }
+  return 2 + digits;
+}
+
+/** Writes JSON.stringify(score) at `pos` (scoreLength bytes), returns the end. */
+function writeScore(out: Uint8Array, pos: number, score: number): number {
+  let n = Math.round(score * 1e6);
+  if (n > 0 && n < 1e6 && n / 1e6 === score) {
+    out[pos++] = 0x30; // 0
+    out[pos++] = 0x2e; // .
+    let digits = 6;
+    while (n % 10 === 0) {
+      n /= 10;
+      digits--;
+    }
+    for (let k = digits - 1; k >= 0; k--) {
+      out[pos + k] = 0x30 + (n % 10);
+      n = (n - (n % 10)) / 10;
+    }
+    return pos + digits;
+  }
+  const sc = JSON.stringify(score);
+  for (let c = 0; c < sc.length; c++) out[pos++] = sc.charCodeAt(c);
+  return pos;
 }
 
 /** Words at the start of the page that repeat the title (the h1): excerpts of page hits skip them. */

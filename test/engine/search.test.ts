@@ -295,6 +295,25 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
     expect((await engine.searchBody('!!!')).body.toString()).toBe('[]');
   });
 
+  it('writes every score exactly as JSON.stringify would (digits written directly past the first ranks)', () => {
+    const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
+    const fp = files[0]!.split('-')[0]!;
+    const idx = new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromBuffer(readSegmentFile(join(cacheDir, f)))));
+    const terms = queryTerms('widget');
+    const r = idx.rank(terms);
+    const sets = idx.matchSets(terms);
+    const odd = [1, 0, 0.5, 0.000001, 0.000012, 0.1234, 0.999999, 0.1 + 0.2, 1e-7, 0.25];
+    const n = Math.min(odd.length, r.docs.length);
+    expect(n).toBe(odd.length);
+    const scores = Float64Array.from(odd.slice(0, n));
+    const docs = r.docs.slice(0, n);
+    const tm = r.titleMatch.slice(0, n);
+    const got = JSON.parse(idx.resultsJson(docs, scores, tm, FULL_EXCERPT_RANKS, sets)) as { score: number }[];
+    expect(got.map((h) => h.score)).toEqual(odd.slice(0, n));
+    const text = idx.resultsJson(docs, scores, tm, FULL_EXCERPT_RANKS, sets);
+    for (const v of odd.slice(0, n)) expect(text).toContain(`"score":${JSON.stringify(v)}}`);
+  });
+
   it(`beyond the first ${FULL_EXCERPT_RANKS} ranks: same section, static excerpt (plain text, non-empty, start of the section)`, async () => {
     const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
     const fp = files[0]!.split('-')[0]!;
