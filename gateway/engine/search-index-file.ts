@@ -11,18 +11,19 @@ import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './search
  * 2: section term postings and precomputed static hits (secStart … hitParams).
  * 3: no per-word tables (tok, woff → wck checkpoints), narrower arrays (u16 docs, tf, section counts), short static hits
  *    stored without their page's title (titleOff/titleBytes, once per page); binary page table and vocabulary.
+ * 4: static hits stored whole again, title included (hitSplit, titleOff, titleBytes gone): one copy per hit.
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 const MAGIC = 'ADSIDX';
 
 type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'wck' | 'byteStart' | 'content' | 'zws'
-  | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitSplit' | 'hitBytes' | 'titleOff' | 'titleBytes' | 'hitParams' | 'urlOrder';
+  | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams' | 'urlOrder';
 /** The page table and vocabulary: strings (vocab j: j; page i: V + 3i + url|title|section; anchor a: V + 3n + 2a + id|text). */
 type TableName = 'strOff' | 'strBytes' | 'aStart' | 'aLoc' | 'aWords' | 'aHeading';
 const TABLES: TableName[] = ['strOff', 'strBytes', 'aStart', 'aLoc', 'aWords', 'aHeading'];
 const ARRAYS: ArrayName[] = [
   'termStart', 'pdoc', 'ptf', 'tStart', 'tdoc', 'docLen', 'typeIdx', 'posStart', 'wck', 'byteStart', 'content', 'zws',
-  'secStart', 'sxStart', 'sxSec', 'sxCnt', 'hitOff', 'hitSplit', 'hitBytes', 'titleOff', 'titleBytes', 'hitParams', 'urlOrder',
+  'secStart', 'sxStart', 'sxSec', 'sxCnt', 'hitOff', 'hitBytes', 'hitParams', 'urlOrder',
 ];
 
 function encodeTables(seg: SegmentData): Record<TableName, ArrayBufferView> {

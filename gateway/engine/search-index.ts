@@ -73,12 +73,9 @@ export interface SegmentData {
   sxCnt: Uint16Array; // matches of the term in the section: body (low 12 bits) | heading (high 4 bits), clamped
   // Static hits (format 2): per page 2 × sections slots at 2 × secStart[i]: slot 0 intro, 1 page hit (title match),
   // 2j + h anchor section j with h = heading hit; the JSON text `{"id":…,"url":…,"type":…,"title":…,"content":…,"score":`
-  // without the title: the slot's bytes are split at hitSplit[s] (after `"title":`), where the page's title goes
+  // whole, the page's title repeated per slot (format 4: +4% of the index, one copy per hit instead of three)
   hitOff: Uint32Array; // byte range of slot s: [hitOff[s], hitOff[s+1]) in hitBytes (length slots+1)
-  hitSplit: Uint16Array | Uint32Array; // per slot: bytes before the title
   hitBytes: Uint8Array;
-  titleOff: Uint32Array; // per page: the title as JSON text, [titleOff[i], titleOff[i+1]) in titleBytes
-  titleBytes: Uint8Array;
   hitParams: Int32Array; // [STATIC_WORDS the static hits were built with]
 }
 
@@ -335,7 +332,7 @@ export const STATIC_WORDS = 12;
  * of the page's words) and the static hit JSON of every (page, section, kind) (a hit beyond FULL_EXCERPT_RANKS is
  * a copy of bytes). Word → section assignment is exactly the one SearchIndex.hit uses.
  */
-function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitSplit' | 'hitBytes' | 'titleOff' | 'titleBytes' | 'hitParams'>): SegmentData {
+function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams'>): SegmentData {
   const n = seg.nPages;
   const V = seg.vocab.length;
   const secStart = new Int32Array(new SharedArrayBuffer((n + 1) * 4));
@@ -393,55 +390,29 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
   }
   const empty = new Uint8Array(0);
   const partial: SegmentData = {
-    ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitSplit: new Uint16Array(1), hitBytes: empty,
-    titleOff: new Uint32Array(1), titleBytes: empty, hitParams: new Int32Array([0]),
+    ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitBytes: empty, hitParams: new Int32Array([0]),
   };
   // static hits, rendered by the query code itself so they are byte for byte what it would render
   const idx = new SearchIndex([partial]);
   const nSlots = 2 * nSec;
   const hitOff = new Uint32Array(new SharedArrayBuffer((nSlots + 1) * 4));
-  const split = new Uint32Array(nSlots + 1);
   const chunks: Buffer[] = [];
-  const titleOff = new Uint32Array(new SharedArrayBuffer((n + 1) * 4));
-  const titleChunks: Buffer[] = [];
   let bytes = 0;
-  let tBytes = 0;
-  const TITLE_KEY = ',"title":'; // first occurrence is the key (a quote inside id/url JSON strings is escaped)
   for (let i = 0; i < n; i++) {
     const nA = pages[i]!.anchors.length;
     const s0 = 2 * secStart[i]!;
-    const tj = idx.titleJson(i);
-    const tb = Buffer.from(tj, 'utf8');
-    titleOff[i] = tBytes;
-    titleChunks.push(tb);
-    tBytes += tb.length;
     for (let slot = 0; slot < 2 * (nA + 1); slot++) {
       hitOff[s0 + slot] = bytes;
       const j = slot >> 1;
       const h = slot & 1;
       if (j > 0 && h === 1 && !pages[i]!.anchors[j - 1]!.heading) continue; // never chosen: no heading words
       const str = j === 0 ? idx.staticJson(i, h === 1, -1, false) : idx.staticJson(i, false, j - 1, h === 1);
-      const at = str.indexOf(TITLE_KEY) + TITLE_KEY.length;
-      if (at < TITLE_KEY.length || str.slice(at, at + tj.length) !== tj) throw new Error('buildSegment: unexpected static hit layout');
-      const pre = Buffer.from(str.slice(0, at), 'utf8');
-      const post = Buffer.from(str.slice(at + tj.length), 'utf8');
-      split[s0 + slot] = pre.length;
-      chunks.push(pre, post);
-      bytes += pre.length + post.length;
+      const b = Buffer.from(str, 'utf8');
+      chunks.push(b);
+      bytes += b.length;
     }
   }
   hitOff[nSlots] = bytes;
-  titleOff[n] = tBytes;
-  const titleBytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, tBytes)), 0, tBytes);
-  tBytes = 0;
-  for (const c of titleChunks) {
-    titleBytes.set(c, tBytes);
-    tBytes += c.length;
-  }
-  let maxSplit = 0;
-  for (let k = 0; k < nSlots; k++) if (split[k]! > maxSplit) maxSplit = split[k]!;
-  const hitSplit = maxSplit < 65536 ? new Uint16Array(new SharedArrayBuffer(nSlots * 2 + 2)) : new Uint32Array(new SharedArrayBuffer(nSlots * 4 + 4));
-  hitSplit.set(split);
   const hitBytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
   let off = 0;
   for (const c of chunks) {
@@ -450,7 +421,7 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
   }
   const hitParams = new Int32Array(new SharedArrayBuffer(4));
   hitParams[0] = STATIC_WORDS;
-  return { ...partial, hitOff, hitSplit, hitBytes, titleOff, titleBytes, hitParams };
+  return { ...partial, hitOff, hitBytes, hitParams };
 }
 
 function growTf(tf: Float64Array, id: number): Float64Array<ArrayBuffer> {
@@ -560,6 +531,8 @@ export class SearchIndex {
   /** Per segment, per section [body, heading] match counts of the current resultsBytes call (see accumulateSections). */
   private secAcc: Uint32Array[] | undefined;
   private readonly secAccBuf: Uint32Array[] = [];
+  /** Buffer views of the static hit bytes (Buffer.copy: one native copy per hit, no view object per hit). */
+  private readonly hitBufs: Buffer[];
   private bestHeadingHit = 0;
   /** Per-worker memo of a query term's variants (rank and matchSets of one query, and repeated terms, share it). */
   private readonly variantMemo = new Map<string, Variant[]>();
@@ -573,6 +546,7 @@ export class SearchIndex {
     this.maxExpansions = opts.maxExpansions ?? 24;
     this.excerptWords = opts.excerptWords ?? 30;
     this.base = new Int32Array(segments.length);
+    this.hitBufs = segments.map((s) => Buffer.from(s.hitBytes.buffer, s.hitBytes.byteOffset, s.hitBytes.byteLength));
     let n = 0;
     let totalLen = 0;
     segments.forEach((s, k) => {
@@ -1173,8 +1147,6 @@ export class SearchIndex {
     const tSeg = new Int32Array(nTail);
     const tFrom = new Uint32Array(nTail);
     const tTo = new Uint32Array(nTail);
-    const tSplit = new Uint32Array(nTail);
-    const tPage = new Int32Array(nTail);
     let strs: string[] | undefined;
     // exact size: '[', the head, per tail hit its bytes, score, '}' and a ',' before it unless it comes first; ']'
     let size = Buffer.byteLength(headStr, 'utf8') + 1 - (nHead === 0 && nTail > 0 ? 1 : 0);
@@ -1200,9 +1172,7 @@ export class SearchIndex {
         tSeg[t] = k;
         tFrom[t] = s.hitOff[slot]!;
         tTo[t] = s.hitOff[slot + 1]!;
-        tSplit[t] = tFrom[t]! + s.hitSplit[slot]!;
-        tPage[t] = i;
-        size += tTo[t]! - tFrom[t]! + s.titleOff[i + 1]! - s.titleOff[i]! + scoreLength(scores[nHead + t]!) + 2;
+        size += tTo[t]! - tFrom[t]! + scoreLength(scores[nHead + t]!) + 2;
       } else {
         tSeg[t] = -1;
         strs ??= [];
@@ -1218,21 +1188,8 @@ export class SearchIndex {
     for (let t = 0; t < nTail; t++) {
       if (pos > 1) out[pos++] = 0x2c; // ','
       const k = tSeg[t]!;
-      if (k >= 0) {
-        // id, url, type | the page's title | content
-        const s = segs[k]!;
-        const a = tFrom[t]!;
-        const m = tSplit[t]!;
-        const b = tTo[t]!;
-        const t0 = s.titleOff[tPage[t]!]!;
-        const t1 = s.titleOff[tPage[t]! + 1]!;
-        // byte loops: a range is ~10–150 bytes, where a native copy's call costs more than the copy (−20% here)
-        const hb = s.hitBytes;
-        const tb = s.titleBytes;
-        for (let j = a; j < m; j++) out[pos++] = hb[j]!;
-        for (let j = t0; j < t1; j++) out[pos++] = tb[j]!;
-        for (let j = m; j < b; j++) out[pos++] = hb[j]!;
-      } else pos += out.write(strs![t]!, pos, 'utf8');
+      if (k >= 0) pos += this.hitBufs[k]!.copy(out, pos, tFrom[t]!, tTo[t]!); // the hit up to `"score":`
+      else pos += out.write(strs![t]!, pos, 'utf8');
       pos = writeScore(out, pos, scores[nHead + t]!);
       out[pos++] = 0x7d; // '}'
     }
