@@ -5,6 +5,7 @@
  * install parses no JSON beyond the header and builds no per-page objects.
  */
 import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './search-index.ts';
 
 /**
@@ -208,6 +209,25 @@ export function readSegmentFile(file: string): SharedArrayBuffer {
     return sab;
   } finally {
     closeSync(fd);
+  }
+}
+
+/** readSegmentFile on libuv's thread pool: the main thread stays free (e.g. to parse the manifest meanwhile). */
+export async function readSegmentFileAsync(file: string): Promise<SharedArrayBuffer> {
+  const fh = await open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    const sab = new SharedArrayBuffer(size);
+    const u8 = new Uint8Array(sab);
+    let got = 0;
+    while (got < size) {
+      const { bytesRead } = await fh.read(u8, got, Math.min(size - got, 1 << 30), got);
+      if (bytesRead <= 0) throw new Error(`short read on ${file}`);
+      got += bytesRead;
+    }
+    return sab;
+  } finally {
+    await fh.close();
   }
 }
 

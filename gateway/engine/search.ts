@@ -40,7 +40,7 @@ import { loadManifest } from './manifest.ts';
 import { checkBundle } from './pagefind-bundle.ts';
 import type { ContentType, SearchHit } from './search-index.ts';
 import { CONTENT_TYPES } from './search-index.ts';
-import { INDEX_FORMAT_VERSION, checkSegmentBuffer, readSegmentFile } from './search-index-file.ts';
+import { INDEX_FORMAT_VERSION, checkSegmentBuffer, readSegmentFile, readSegmentFileAsync } from './search-index-file.ts';
 import { queryTerms } from './text.ts';
 
 export type { ContentType, SearchHit } from './search-index.ts';
@@ -362,17 +362,57 @@ function loadFiles(files: string[], fingerprint: string): SharedArrayBuffer[] {
   });
 }
 
+/** The prebuilt index's files, being read before the fingerprint (which needs the build id) is known. */
+interface Prefetch {
+  fingerprint: string;
+  buffers: Promise<SharedArrayBuffer[]>;
+}
+
+/**
+ * Starts reading the prebuilt index (a build output holds the files of one fingerprint: the build prunes the rest) on
+ * the thread pool, so the read overlaps the manifest's parse; loadOrBuildSegments uses it only when the fingerprint
+ * then matches. Undefined when the directory holds no single complete set.
+ */
+function prefetchPrebuilt(dir: string | undefined): Prefetch | undefined {
+  if (!dir) return undefined;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const fps = new Set(names.map((f) => /^([0-9a-f]{32})-\d+of\d+\.idx$/.exec(f)?.[1]).filter((fp) => fp !== undefined));
+  if (fps.size !== 1) return undefined;
+  const [fingerprint] = fps as Set<string>;
+  const files = findCached(dir, fingerprint!);
+  if (!files) return undefined;
+  const buffers = Promise.all(files.map(readSegmentFileAsync));
+  buffers.catch(() => {}); // awaited (or dropped) by loadOrBuildSegments
+  return { fingerprint: fingerprint!, buffers };
+}
+
 interface SegmentSource {
   /** Writable cache (private by default) — see CreateSearchEngineOptions.indexCacheDir. */
   cacheDir: string | false | undefined;
   /** Read-only prebuilt index (the build output's search-index/): used when it holds this fingerprint, never written. */
   prebuiltDir?: string;
+  /** The prebuilt index already being read (prefetchPrebuilt). */
+  prefetched?: Prefetch;
   /** Write into cacheDir as a build output: directory 0755, files 0644, other fingerprints removed. */
   publish?: boolean;
 }
 
 /** Loads the segment files for this fingerprint (prebuilt, then cached) or builds them (in parallel child processes). */
 async function loadOrBuildSegments(siteDir: string, fingerprint: string, parallel: number, src: SegmentSource): Promise<{ buffers: SharedArrayBuffer[]; built: number; from: 'prebuilt' | 'cache' | 'built' }> {
+  if (src.prefetched?.fingerprint === fingerprint) {
+    try {
+      const buffers = await src.prefetched.buffers;
+      for (const sab of buffers) if (checkSegmentBuffer(sab).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
+      return { buffers, built: 0, from: 'prebuilt' };
+    } catch {
+      /* unreadable or stale: as below */
+    }
+  }
   if (src.prebuiltDir) {
     const files = findCached(src.prebuiltDir, fingerprint);
     if (files) {
@@ -492,11 +532,12 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     // Workers first: each takes ≈300 ms to boot (module loading), in its own thread, while this thread reads the
     // manifest and the index files.
     pool = new Pool(nWorkers);
+    const prefetched = prefetchPrebuilt(opts.prebuiltIndexDir);
     buildId = opts.buildId === undefined ? (await loadManifest(opts.siteDir)).buildId : await opts.buildId;
     const fingerprint = fingerprintOf(entry, buildId);
     // Build one segment per worker in child processes (their transient memory is returned to the OS when they
     // exit), load the segment files into SharedArrayBuffers and install them, shared, into every query worker.
-    const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, prebuiltDir: opts.prebuiltIndexDir });
+    const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, prebuiltDir: opts.prebuiltIndexDir, prefetched });
     built = r.built;
     for (const b of r.buffers) nPages += checkSegmentBuffer(b).nPages;
     pool.buffers = r.buffers;
