@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GatewayConfig } from '../config.ts';
-import { loadManifest, type Manifest, type ManifestPage } from '../engine/manifest.ts';
+import { RUNTIME_MANIFEST_FILE, loadManifest, type Manifest, type ManifestPage } from '../engine/manifest.ts';
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { createLlmClient, type LlmClient } from '../engine/llm.ts';
 import { createLimitStore, type LimitStore } from '../limits/store.ts';
@@ -35,13 +35,14 @@ export interface DocsRuntime {
 const HEALTH_TTL_MS = 1000;
 
 export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRuntime> {
-  // Parsed once, here: the search engine only needs its build id, and gets it from this load.
-  const manifestLoad = loadManifest(config.siteDir);
+  // Parsed once, here: the search engine only needs its build id, and gets it from this load. The build's runtime
+  // slice of the manifest (beside the prebuilt engine index) is read instead of the whole file when it matches.
+  const prebuiltIndexDir = join(config.distDir, 'search-index', 'site');
+  const manifestLoad = loadManifest(config.siteDir, { runtimeSlice: join(prebuiltIndexDir, RUNTIME_MANIFEST_FILE) });
   const entryFile = join(config.siteDir, 'pagefind', 'pagefind-entry.json');
   let engineLoad: Promise<SearchEngine> | undefined;
   if (existsSync(entryFile)) {
     // started now, so its workers boot while the manifest is read and parsed
-    const prebuiltIndexDir = join(config.distDir, 'search-index', 'site');
     const buildId = manifestLoad.then((m) => m.buildId);
     buildId.catch(() => {}); // the engine may fail before awaiting it
     engineLoad = createSearchEngine({

@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
+import { RUNTIME_MANIFEST_FILE, writeRuntimeManifest } from '../../gateway/engine/manifest.ts';
 import { prepareSearchIndex } from '../../gateway/engine/search.ts';
 
 interface ManifestPage {
@@ -89,7 +90,7 @@ export function engineIndexDir(distDir: string, tree: string): string {
 /**
  * Indexes dist/site and, when built, dist/portfolio; stops the Pagefind service; then builds the gateway's search
  * engine index of each tree into dist/search-index/<tree>/ (outside the public trees), so the gateway's first start
- * after a build loads it instead of re-indexing every fragment. Built after Pagefind has exited (the engine's
+ * after a build loads it instead of re-indexing every fragment, and the manifest's runtime slice beside it. Built after Pagefind has exited (the engine's
  * builders are child processes of their own), so the two never add up in memory. Files are 0644 in 0755
  * directories: the gateway may run as another user than the build, and they hold nothing the public Pagefind
  * bundle does not.
@@ -112,6 +113,8 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
   for (const [siteDir, tree] of trees) {
     const r = await prepareSearchIndex({ siteDir, indexCacheDir: engineIndexDir(distDir, tree), publish: true });
     log(`${tree}: engine index ${r.built ? 'built' : 'up to date'} in ${(r.ms / 1000).toFixed(1)} s`);
+    // the manifest's runtime slice beside it: the gateway parses that instead of the whole manifest
+    await writeRuntimeManifest(siteDir, join(engineIndexDir(distDir, tree), RUNTIME_MANIFEST_FILE));
   }
   await warm;
 }

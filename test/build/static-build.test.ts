@@ -1,9 +1,11 @@
 // The static tree on its own: pages, twins, llms.txt, discovery files and the
 // content-type map, checked on the fixture build.
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { problemCatalogue } from '../../gateway/contract/problems.ts';
+import { RUNTIME_MANIFEST_FILE, loadManifest } from '../../gateway/engine/manifest.ts';
 import { contentTypeFor } from '../../gateway/static/content-types.ts';
 import { fixtureSiteUrl } from '../helpers/fixture.ts';
 import { fixtureBuild } from '../helpers/manifest.ts';
@@ -169,6 +171,16 @@ describe('gateway start-up files', () => {
     expect(existsSync(dir)).toBe(true);
     const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     expect(files.length).toBeGreaterThan(10);
+  });
+
+  it("writes the manifest's runtime slice beside the engine index, cut from this manifest", async () => {
+    const siteDir = join(distDir, 'site');
+    const slice = JSON.parse(readFileSync(join(distDir, 'search-index', 'site', RUNTIME_MANIFEST_FILE), 'utf8')) as { sourceSha256: string; manifest: { buildId: string; pages: Record<string, unknown>[] } };
+    expect(slice.sourceSha256).toBe(createHash('sha256').update(readFileSync(join(siteDir, 'build-manifest.json'))).digest('hex'));
+    expect(slice.manifest.buildId).toBe(manifest.buildId);
+    expect(slice.manifest.pages.map((p) => p.path)).toEqual(manifest.pages.map((p) => p.path));
+    expect(Object.keys(slice.manifest.pages[0]!).sort()).toEqual(['description', 'md', 'path', 'section', 'title', 'type']);
+    expect(await loadManifest(siteDir, { runtimeSlice: join(distDir, 'search-index', 'site', RUNTIME_MANIFEST_FILE) })).toEqual(await loadManifest(siteDir));
   });
 });
 
