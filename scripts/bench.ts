@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateCorpus, type QuerySet } from './gen-corpus.ts';
 import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
 import { Rng } from './lib/bench/random.ts';
-import { childCpuSeconds, sampleTree, statusBytes } from './lib/bench/proc.ts';
+import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds } from './lib/bench/proc.ts';
 import { askRequests, freePort, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { evaluateTargets, markdown, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
 import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
@@ -348,7 +348,21 @@ async function gateway(): Promise<GatewayResult> {
     for (const phase of phases) {
       if (only && !only.has(phase.name)) continue;
       await metrics(gw); // reset the histogram: each phase on its own
+      const cpu0 = threadCpuSeconds(gw.child.pid!);
+      const self0 = process.cpuUsage();
+      const t0 = performance.now();
       const r = await phase.run();
+      const wallS = (performance.now() - t0) / 1000;
+      const cpu1 = threadCpuSeconds(gw.child.pid!);
+      const self = process.cpuUsage(self0);
+      const cores = (s: number) => Math.round((s / wallS) * 100) / 100;
+      r.cpu = {
+        main: cores(cpu1.main - cpu0.main),
+        workers: cores(cpu1.workers - cpu0.workers),
+        v8: cores(cpu1.v8 - cpu0.v8),
+        other: cores(cpu1.other - cpu0.other),
+        loadGen: cores((self.user + self.system) / 1e6),
+      };
       const snap = await metrics(gw);
       r.eventLoop = { p99Ms: snap.eventLoopDelayMs.p99, maxMs: snap.eventLoopDelayMs.max, meanMs: snap.eventLoopDelayMs.mean };
       const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2'));

@@ -23,6 +23,8 @@ export interface LoadResult {
   bytesPerResponse: number;
   /** Filled by the caller: event-loop delay inside the gateway during this phase. */
   eventLoop?: { p99Ms: number; maxMs: number; meanMs: number };
+  /** Filled by the caller: cores kept busy during this phase (CPU seconds per second) — gateway thread groups, and the load generator. */
+  cpu?: { main: number; workers: number; v8: number; other: number; loadGen: number };
   notes?: string;
 }
 

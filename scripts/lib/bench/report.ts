@@ -112,6 +112,17 @@ export function markdown(r: BenchResult): string {
       lines.push(`| ${l.name} \`${l.path}\` | ${l.rps} | ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms | ${l.errors} | ${ratio} | ${l.bytesPerResponse ? kb(l.bytesPerResponse) : ''} | ${loop} |`);
     }
     lines.push('');
+    if (g.loads.some((l) => l.cpu)) {
+      // where the two cores went: gateway threads by group, and the load generator (this process) on the same machine
+      lines.push('| CPU during the phase (cores busy) | gateway main thread | search workers | V8 helper threads | other gateway threads | load generator | total |', '|---|---:|---:|---:|---:|---:|---:|');
+      for (const l of g.loads) {
+        const c = l.cpu;
+        if (!c) continue;
+        const total = c.main + c.workers + c.v8 + c.other + c.loadGen;
+        lines.push(`| ${l.name} | ${c.main.toFixed(2)} | ${c.workers.toFixed(2)} | ${c.v8.toFixed(2)} | ${c.other.toFixed(2)} | ${c.loadGen.toFixed(2)} | ${total.toFixed(2)} |`);
+      }
+      lines.push('');
+    }
     lines.push(
       `Cold start (first start after the build) ${g.coldStartMs} ms to the first search (${g.listeningMs} ms to listening); restart ${g.restartMs} ms; gateway RSS after the run ${mb(g.rssAfterBytes)} (peak ${mb(g.peakRssBytes)}). ` +
         `Query mix: ${g.queryMix.drawn} search draws over ${g.queryMix.distinct} distinct queries, ${g.queryMix.cursorPages} cursor pages.`,
