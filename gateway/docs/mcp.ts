@@ -85,8 +85,8 @@ export function createMcpServer(rt: DocsRuntime): McpServer {
     guarded(async () => {
       const query = args.query.trim();
       const mode = args.mode ?? 'list';
-      const results = await askResults(rt, query, extra.signal);
-      const out: AskResponseT = { query_id: newQueryId(), query, results, _meta: askMeta(mode, results.length) };
+      const { results } = await askResults(rt, query, extra.signal);
+      const out: AskResponseT = { query_id: newQueryId(), query, results: [...results], _meta: askMeta(mode, results.length) };
       if (mode !== 'list') {
         let text = '';
         const outcome = await generateAnswer(rt, { query, mode, results, signal: extra.signal, onText: (t) => (text += t) });

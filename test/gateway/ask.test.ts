@@ -82,6 +82,21 @@ describe('GET /ask (JSON)', () => {
     expect(body.answer).toBeUndefined();
   });
 
+  it('a repeated question: the same results, a new query_id, compact JSON in key order (results reused, not re-serialized)', async () => {
+    const texts: string[] = [];
+    for (let k = 0; k < 2; k++) {
+      const res = await ask(gw.url, 'query=%22quoted%22%20install%20%E2%80%94%20caf%C3%A9');
+      expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(await res.clone().text())));
+      texts.push(await res.text());
+    }
+    const [a, b] = texts.map((t) => expectValid(AskResponse, JSON.parse(t)));
+    for (const t of texts) expect(t).toBe(JSON.stringify(JSON.parse(t)));
+    expect(Object.keys(JSON.parse(texts[0]!))).toEqual(['query_id', 'query', 'results', '_meta']);
+    expect(a!.query).toBe('"quoted" install — café');
+    expect(b!.results).toEqual(a!.results);
+    expect(b!.query_id).not.toBe(a!.query_id);
+  });
+
   it('takes the aliases q and question, with query > q > question', async () => {
     const q = await askJson(await ask(gw.url, 'q=rate%20limits'));
     expect(q.query).toBe('rate limits');

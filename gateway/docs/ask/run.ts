@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { API_VERSION, apiLimits, type AskMetaT, type AskMode, type NlwebResultT } from '../../contract/docs-api.ts';
 import { answer, type AnswerOutcome, type AnswerSource } from '../../engine/answer.ts';
+import type { SearchHit } from '../../engine/search.ts';
 import { requireEngine } from '../ready.ts';
 import { pageMarkdown } from '../pages.ts';
 import type { DocsRuntime } from '../runtime.ts';
@@ -12,10 +13,31 @@ import type { DocsRuntime } from '../runtime.ts';
 const SOURCES = 5;
 const SOURCE_CHARS = 4000;
 
-export async function askResults(rt: DocsRuntime, query: string, signal?: AbortSignal): Promise<NlwebResultT[]> {
+/** The results of a question, and their JSON text as UTF-8 (the `results` member of a list answer). */
+export interface AskResults {
+  readonly results: readonly NlwebResultT[];
+  readonly json: Buffer;
+}
+
+// The engine hands out the same frozen hits array for the same cached ranking slice: the results built from it, and
+// their JSON, are kept as long as that array lives (≈30 µs of mapping and JSON.stringify per repeated question).
+const resultsOfHits = new WeakMap<readonly SearchHit[], AskResults>();
+
+export async function askResults(rt: DocsRuntime, query: string, signal?: AbortSignal): Promise<AskResults> {
   // A question rarely has every one of its words on one page: rank pages by how many
-  // they match ('any') rather than requiring all. One hit per page; the check below guards that.
+  // they match ('any') rather than requiring all.
   const { hits } = await requireEngine(rt).search(query, { limit: apiLimits.askResults, match: 'any', signal });
+  let out = resultsOfHits.get(hits);
+  if (!out) {
+    const results = toNlwebResults(rt, hits);
+    out = Object.freeze({ results, json: Buffer.from(JSON.stringify(results), 'utf8') });
+    if (Object.isFrozen(hits)) resultsOfHits.set(hits, out);
+  }
+  return out;
+}
+
+/** One result per page (the check below guards that), frozen: they are shared between requests. */
+function toNlwebResults(rt: DocsRuntime, hits: readonly SearchHit[]): readonly NlwebResultT[] {
   const byPage = new Map<string, NlwebResultT>();
   for (const hit of hits) {
     if (byPage.has(hit.path)) continue;
@@ -32,10 +54,10 @@ export async function askResults(rt: DocsRuntime, query: string, signal?: AbortS
     });
     if (byPage.size >= apiLimits.askResults) break;
   }
-  return [...byPage.values()];
+  return Object.freeze([...byPage.values()].map((r) => Object.freeze(r)));
 }
 
-async function sourcesFor(rt: DocsRuntime, results: NlwebResultT[]): Promise<AnswerSource[]> {
+async function sourcesFor(rt: DocsRuntime, results: readonly NlwebResultT[]): Promise<AnswerSource[]> {
   return Promise.all(
     results.slice(0, SOURCES).map(async (r) => {
       const page = rt.pages.get(new URL(r.url).pathname);
@@ -48,7 +70,7 @@ async function sourcesFor(rt: DocsRuntime, results: NlwebResultT[]): Promise<Ans
 
 export async function generateAnswer(
   rt: DocsRuntime,
-  opts: { query: string; mode: Exclude<AskMode, 'list'>; results: NlwebResultT[]; signal?: AbortSignal; onText: (text: string) => void },
+  opts: { query: string; mode: Exclude<AskMode, 'list'>; results: readonly NlwebResultT[]; signal?: AbortSignal; onText: (text: string) => void },
 ): Promise<AnswerOutcome> {
   return answer({
     query: opts.query,

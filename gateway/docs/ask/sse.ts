@@ -10,7 +10,7 @@ const encoder = new TextEncoder();
 
 export function askEventStream(
   rt: DocsRuntime,
-  opts: { queryId: string; query: string; mode: AskMode; results: NlwebResultT[]; signal: AbortSignal },
+  opts: { queryId: string; query: string; mode: AskMode; results: readonly NlwebResultT[]; signal: AbortSignal },
 ): Response {
   const abort = new AbortController();
   const onClientGone = () => abort.abort(opts.signal.reason);

@@ -7,7 +7,8 @@ import { askMeta, askResults, generateAnswer, newQueryId } from '../ask/run.ts';
 import { askEventStream } from '../ask/sse.ts';
 import { requireMethod } from '../methods.ts';
 import { checkIdempotencyKey } from '../middleware/idempotency.ts';
-import { jsonResponse } from '../problem.ts';
+import { jsonBytesResponse, jsonResponse } from '../problem.ts';
+import { BufferPieces } from '../../http/buffer-pieces.ts';
 import { requireEngine } from '../ready.ts';
 import type { DocsRuntime } from '../runtime.ts';
 
@@ -21,17 +22,18 @@ export function askRoute(rt: DocsRuntime) {
     const streaming = input.streaming || acceptsEventStream(event.req.headers.get('accept'));
     const queryId = newQueryId();
     // Search before answering with 200, so a failing search is still a Problem.
-    const results = await askResults(rt, input.query, signal);
+    const { results, json } = await askResults(rt, input.query, signal);
     if (streaming) return askEventStream(rt, { queryId, query: input.query, mode: input.mode, results, signal });
 
-    const body: AskResponseT = { query_id: queryId, query: input.query, results, _meta: askMeta(input.mode, results.length) };
-    if (input.mode !== 'list') {
-      let text = '';
-      const outcome = await generateAnswer(rt, { query: input.query, mode: input.mode, results, signal, onText: (t) => (text += t) });
-      body.answer = text;
-      body.citations = outcome.citations;
-      body._meta = askMeta(input.mode, results.length, outcome);
+    if (input.mode === 'list') {
+      // JSON.stringify of { query_id, query, results, _meta }, byte for byte, around the results' cached JSON
+      const head = `{"query_id":${JSON.stringify(queryId)},"query":${JSON.stringify(input.query)},"results":`;
+      const tail = `,"_meta":${JSON.stringify(askMeta('list', results.length))}}`;
+      return jsonBytesResponse(new BufferPieces([Buffer.from(head, 'utf8'), json, Buffer.from(tail, 'utf8')]));
     }
+    let text = '';
+    const outcome = await generateAnswer(rt, { query: input.query, mode: input.mode, results, signal, onText: (t) => (text += t) });
+    const body: AskResponseT = { query_id: queryId, query: input.query, results: [...results], _meta: askMeta(input.mode, results.length, outcome), answer: text, citations: outcome.citations };
     return jsonResponse(body);
   };
 }
