@@ -301,8 +301,20 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
         const { context, page } = await open(viewport, scheme);
         for (const path of ['/', '/docs', `/docs/${first.section}`, first.path, '/docs/no/such-page']) {
           await page.goto(base + path);
-          // the 404 page searches for the missing path: wait out Pagefind's loading skeletons (see below)
-          await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0, null, { timeout: 10_000 });
+          // The 404 page searches for the missing path once Pagefind has loaded: wait until that search has
+          // answered ("N results for …" / "No results for …", not "Searching for …") and every result's data has
+          // arrived (Pagefind's loading skeletons are text the colour of its background; see below). Checking only
+          // for skeletons could pass before the search had even started.
+          if (path === '/docs/no/such-page') {
+            await page.waitForFunction(
+              () => {
+                const message = document.querySelector('[data-search-inline] .pagefind-ui__message')?.textContent ?? '';
+                return /result/i.test(message) && !/searching/i.test(message) && document.querySelectorAll('.pagefind-ui__loading').length === 0;
+              },
+              null,
+              { timeout: 10_000 },
+            );
+          }
           expect(await page.evaluate(auditContrast), `${scheme} ${viewport.width}px ${path}`).toEqual([]);
         }
         // The search dialog with results, and the open menu on a phone.
