@@ -22,7 +22,7 @@ import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds } from './li
 import { askRequests, freePort, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { evaluateTargets, markdown, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
 import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
-import { withHugePages } from '../gateway/huge-pages.ts';
+import { withMallocTunables } from '../gateway/malloc-tunables.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -174,9 +174,9 @@ async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldS
   const extra = args['gateway-node-args']!.split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extra, '--import', './gateway/docs/bench-metrics.ts', 'gateway/server.ts'], {
     cwd: repoRoot,
-    // started as scripts/start.ts and the container start it (huge pages: gateway/huge-pages.ts)
+    // started as scripts/start.ts and the container start it (malloc tunables: gateway/malloc-tunables.ts)
     env: {
-      ...withHugePages(process.env),
+      ...withMallocTunables(process.env),
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
