@@ -68,11 +68,6 @@ function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-function invalid(file: string, error: z.ZodError): Error {
-  const issues = error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-  return new Error(`Build manifest at ${file} is invalid: ${issues}`);
-}
-
 async function readManifestBytes(siteDir: string): Promise<{ file: string; bytes: Buffer }> {
   const file = join(siteDir, 'build-manifest.json');
   try {
@@ -91,7 +86,10 @@ function parseManifest(file: string, bytes: Buffer): Manifest {
     throw new Error(`Build manifest at ${file} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   const parsed = RuntimeManifestSchema.safeParse(json);
-  if (!parsed.success) throw invalid(file, parsed.error);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new Error(`Build manifest at ${file} is invalid: ${issues}`);
+  }
   return parsed.data;
 }
 

@@ -353,13 +353,15 @@ function findCached(dir: string, fingerprint: string): string[] | undefined {
   return undefined;
 }
 
+/** The segment buffer itself, after checking it holds the index of `fingerprint`. */
+function ofFingerprint(sab: SharedArrayBuffer, fingerprint: string): SharedArrayBuffer {
+  if (checkSegmentBuffer(sab).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
+  return sab;
+}
+
 /** Loads the segment files of `files` into SharedArrayBuffers, checking each one's fingerprint. */
 function loadFiles(files: string[], fingerprint: string): SharedArrayBuffer[] {
-  return files.map((f) => {
-    const sab = readSegmentFile(f);
-    if (checkSegmentBuffer(sab).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
-    return sab;
-  });
+  return files.map((f) => ofFingerprint(readSegmentFile(f), fingerprint));
 }
 
 /** The prebuilt index's files, being read before the fingerprint (which needs the build id) is known. */
@@ -406,8 +408,7 @@ interface SegmentSource {
 async function loadOrBuildSegments(siteDir: string, fingerprint: string, parallel: number, src: SegmentSource): Promise<{ buffers: SharedArrayBuffer[]; built: number; from: 'prebuilt' | 'cache' | 'built' }> {
   if (src.prefetched?.fingerprint === fingerprint) {
     try {
-      const buffers = await src.prefetched.buffers;
-      for (const sab of buffers) if (checkSegmentBuffer(sab).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
+      const buffers = (await src.prefetched.buffers).map((sab) => ofFingerprint(sab, fingerprint));
       return { buffers, built: 0, from: 'prebuilt' };
     } catch {
       /* unreadable or stale: as below */
