@@ -5,8 +5,9 @@
 // On SIGUSR2 it writes a JSON snapshot to BENCH_METRICS_FILE (default
 // ./bench-metrics.json) and starts a fresh histogram, so each load phase is
 // measured on its own; it writes a last snapshot on exit.
-import { writeFileSync, renameSync } from 'node:fs';
+import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 export interface BenchMetricsSnapshot {
   seq: number;
@@ -14,7 +15,19 @@ export interface BenchMetricsSnapshot {
   /** Milliseconds since the previous snapshot (or start). */
   windowMs: number;
   eventLoopDelayMs: { min: number; mean: number; p50: number; p99: number; max: number; samples: number };
-  memory: { rssBytes: number; heapUsedBytes: number; externalBytes: number; arrayBuffersBytes: number };
+  memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number; arrayBuffersBytes: number; anonBytes?: number; anonHugeBytes?: number; fileBytes?: number; heapSpaces?: Record<string, number> };
+}
+
+/** Anonymous (heap, malloc, index), of it in transparent huge pages, and file-backed resident bytes (Linux only). */
+function residentKinds(): { anonBytes?: number; anonHugeBytes?: number; fileBytes?: number } {
+  try {
+    const text = readFileSync('/proc/self/smaps_rollup', 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) * 1024;
+    const anon = kb('Anonymous');
+    return { anonBytes: anon, anonHugeBytes: kb('AnonHugePages'), fileBytes: kb('Rss') - anon };
+  } catch {
+    return {};
+  }
 }
 
 if (process.env.BENCH_METRICS === '1') {
@@ -43,7 +56,7 @@ if (process.env.BENCH_METRICS === '1') {
         max: samples ? late(histogram.max) : 0,
         samples,
       },
-      memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers },
+      memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, heapTotalBytes: mem.heapTotal, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers, ...residentKinds(), heapSpaces: Object.fromEntries(getHeapSpaceStatistics().map((h) => [h.space_name, h.physical_space_size])) },
     };
     histogram.reset();
     since = performance.now();

@@ -5,6 +5,7 @@ import autocannon, { type AutocannonRequest } from 'autocannon';
 import { createServer } from 'node:net';
 import { Rng, Zipf } from './random.ts';
 import type { BenchQuery } from '../../gen-corpus.ts';
+import type { BenchMetricsSnapshot } from '../../../gateway/docs/bench-metrics.ts';
 
 export interface LoadResult {
   name: string;
@@ -25,6 +26,8 @@ export interface LoadResult {
   eventLoop?: { p99Ms: number; maxMs: number; meanMs: number };
   /** Filled by the caller: cores kept busy during this phase (CPU seconds per second) — gateway thread groups, and the load generator. */
   cpu?: { main: number; workers: number; v8: number; other: number; loadGen: number };
+  /** Filled by the caller: the gateway's memory right after this phase. */
+  memoryAfter?: BenchMetricsSnapshot['memory'];
   notes?: string;
 }
 

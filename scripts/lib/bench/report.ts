@@ -123,6 +123,17 @@ export function markdown(r: BenchResult): string {
       }
       lines.push('');
     }
+    if (g.loads.some((l) => l.memoryAfter)) {
+      // what the resident memory is made of after each phase (anonymous: heaps, malloc, the index; file: code, mapped files)
+      lines.push('| Gateway memory after the phase | RSS | anonymous (of it huge pages) | file-backed | main JS heap used / total | array buffers (index included) |', '|---|---:|---:|---:|---:|---:|');
+      for (const l of g.loads) {
+        const m = l.memoryAfter;
+        if (!m) continue;
+        const anon = m.anonBytes === undefined ? '' : `${mb(m.anonBytes)} (${mb(m.anonHugeBytes ?? 0)})`;
+        lines.push(`| ${l.name} | ${mb(m.rssBytes)} | ${anon} | ${m.fileBytes === undefined ? '' : mb(m.fileBytes)} | ${mb(m.heapUsedBytes)} / ${mb(m.heapTotalBytes)} | ${mb(m.arrayBuffersBytes)} |`);
+      }
+      lines.push('');
+    }
     lines.push(
       `Cold start (first start after the build) ${g.coldStartMs} ms to the first search (${g.listeningMs} ms to listening); restart ${g.restartMs} ms; gateway RSS after the run ${mb(g.rssAfterBytes)} (peak ${mb(g.peakRssBytes)}). ` +
         `Query mix: ${g.queryMix.drawn} search draws over ${g.queryMix.distinct} distinct queries, ${g.queryMix.cursorPages} cursor pages.`,
