@@ -22,7 +22,7 @@ import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds } from './li
 import { askRequests, freePort, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { evaluateTargets, markdown, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
 import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
-import { withMallocTunables } from '../gateway/malloc-tunables.ts';
+import { withGatewayTunables } from '../gateway/process-tunables.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -174,9 +174,9 @@ async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldS
   const extra = args['gateway-node-args']!.split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extra, '--import', './gateway/docs/bench-metrics.ts', 'gateway/server.ts'], {
     cwd: repoRoot,
-    // started as scripts/start.ts and the container start it (malloc tunables: gateway/malloc-tunables.ts)
+    // started as scripts/start.ts and the container start it (gateway/process-tunables.ts)
     env: {
-      ...withMallocTunables(process.env),
+      ...withGatewayTunables(process.env),
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -365,6 +365,7 @@ async function gateway(): Promise<GatewayResult> {
       };
       const snap = await metrics(gw);
       r.eventLoop = { p99Ms: snap.eventLoopDelayMs.p99, maxMs: snap.eventLoopDelayMs.max, meanMs: snap.eventLoopDelayMs.mean };
+      r.memoryAfter = snap.memory;
       const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2'));
       if (bad.length) r.notes = `status codes: ${JSON.stringify(r.statusCodes)}`;
       log(`${r.name}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}${bad.length ? ` ${JSON.stringify(r.statusCodes)}` : ''}, loop max ${r.eventLoop.maxMs} ms`);

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { withMallocTunables } from '../../gateway/malloc-tunables.ts';
+import { withGatewayTunables } from '../../gateway/process-tunables.ts';
 
 const serverEntry = fileURLToPath(new URL('../../gateway/server.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,7 +54,7 @@ export async function startGateway(distDir: string, env: Record<string, string> 
   const child = spawn(process.execPath, [serverEntry], {
     cwd: repoRoot,
     env: {
-      ...withMallocTunables(process.env), // as scripts/start.ts starts it
+      ...withGatewayTunables(process.env), // as scripts/start.ts starts it
       NODE_ENV: 'test',
       HOST: '127.0.0.1',
       DIST_DIR: distDir,

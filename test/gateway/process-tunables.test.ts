@@ -1,0 +1,38 @@
+// The gateway's process settings (gateway/process-tunables.ts): glibc's malloc tunables are
+// added for scripts/start.ts, the bench and the tests, and the heap's growth is tuned at
+// start-up — each without overriding an operator's choice.
+import { describe, expect, it } from 'vitest';
+import { MALLOC_TUNABLES, tuneHeapGrowth, withGatewayTunables } from '../../gateway/process-tunables.ts';
+
+describe.runIf(process.platform === 'linux')('withGatewayTunables', () => {
+  it('adds the tunables when none is set', () => {
+    expect(withGatewayTunables({ A: '1' })).toEqual({ A: '1', GLIBC_TUNABLES: MALLOC_TUNABLES.join(':') });
+  });
+  it('keeps other tunables', () => {
+    expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.tcache_count=0' }).GLIBC_TUNABLES).toBe(`glibc.malloc.tcache_count=0:${MALLOC_TUNABLES.join(':')}`);
+  });
+  it("leaves an operator's own setting of either tunable alone", () => {
+    expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=0:glibc.malloc.arena_max=2');
+    expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' }).GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=8:glibc.malloc.hugetlb=1');
+    const env = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4:glibc.malloc.hugetlb=0' };
+    expect(withGatewayTunables(env)).toBe(env);
+  });
+  it('does not modify the environment it was given', () => {
+    const env: NodeJS.ProcessEnv = {};
+    withGatewayTunables(env);
+    expect(env).toEqual({});
+  });
+});
+
+describe('tuneHeapGrowth', () => {
+  it('sets the growing factor', () => {
+    const set: string[] = [];
+    expect(tuneHeapGrowth([], (f) => set.push(f))).toBe(true);
+    expect(set).toEqual(['--heap-growing-percent=50']);
+  });
+  it('keeps a factor the process was started with', () => {
+    const set: string[] = [];
+    expect(tuneHeapGrowth(['--heap-growing-percent=20'], (f) => set.push(f))).toBe(false);
+    expect(set).toEqual([]);
+  });
+});
