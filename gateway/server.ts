@@ -1,14 +1,18 @@
 // Gateway entry: `node gateway/server.ts`. Turns on Node's compile cache first (see
 // compile-cache.ts), then loads the gateway itself (main.ts) — modules imported here
-// statically would be compiled before the cache is on.
+// statically would be compiled before the cache is on. Once both ports are open (index
+// and manifest loaded), the heap's growth is tuned for serving (process-tunables.ts): set
+// earlier, start-up's burst of allocation ran more full collections.
 import { setFlagsFromString } from 'node:v8';
 import { enableGatewayCompileCache } from './compile-cache.ts';
 import { tuneHeapGrowth } from './process-tunables.ts';
 
 enableGatewayCompileCache();
-tuneHeapGrowth(process.execArgv, setFlagsFromString);
 const { main } = await import('./main.ts');
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+main().then(
+  () => tuneHeapGrowth(process.execArgv, setFlagsFromString),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);
