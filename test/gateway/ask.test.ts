@@ -1,5 +1,6 @@
 // GET|POST /ask on the real gateway: JSON and SSE, every input form, every 4xx, the
 // model backend (working, failing, slow) and a client that disconnects.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskCompleteEvent, AskResponse, AskResultEvent, AskStartEvent, NlwebResult, API_VERSION } from '../../gateway/contract/docs-api.ts';
 import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
@@ -215,6 +216,23 @@ describe('POST /ask', () => {
     const chunks = Array.from({ length: 20 }, () => new TextEncoder().encode('x'.repeat(5000)));
     const res = await postChunked(gw.url, '/ask', { 'content-type': 'application/json' }, chunks);
     await expectProblem(res, 'payload-too-large', site, '/ask');
+  });
+
+  it('a client that leaves mid-body costs nothing: the gateway keeps answering', async () => {
+    const { hostname, port } = new URL(gw.url);
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(`POST /ask HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"query":"sea`);
+          setTimeout(() => socket.destroy(), 20 + 10 * i);
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', reject);
+      });
+    }
+    const res = await postJson(gw.url, { query: 'search' });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
   });
 });
 
