@@ -28,10 +28,10 @@ function readNodeBody(node: IncomingMessage, limit: number): Promise<string | nu
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // the 'error' listener stays: a late error on a settled read must not become an uncaught exception
     const done = (): void => {
       node.off('data', onData);
       node.off('end', onEnd);
-      node.off('error', onError);
       node.off('close', onClose);
     };
     const onData = (chunk: Buffer): void => {
