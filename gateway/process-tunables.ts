@@ -29,6 +29,8 @@ export const MALLOC_TUNABLES = ['glibc.malloc.hugetlb=1', 'glibc.malloc.arena_ma
 const HEAP_GROWING = '--heap-growing-percent=50';
 
 const flagName = (opt: string) => opt.split('=')[0]!;
+// V8 accepts `_` for `-` in its flag names
+const v8FlagName = (opt: string) => flagName(opt).replaceAll('_', '-');
 
 /** The environment to spawn the gateway with: `env` plus the malloc tunables the operator did not set. */
 export function withGatewayTunables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -42,8 +44,8 @@ export function withGatewayTunables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Sets the heap's growing factor, unless the process was started with its own (on the command line). */
 export function tuneHeapGrowth(execArgv: readonly string[], setFlags: (flags: string) => void): boolean {
-  const name = flagName(HEAP_GROWING);
-  if (execArgv.some((a) => flagName(a) === name)) return false;
+  const name = v8FlagName(HEAP_GROWING);
+  if (execArgv.some((a) => v8FlagName(a) === name)) return false;
   setFlags(HEAP_GROWING);
   return true;
 }

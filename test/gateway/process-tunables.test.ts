@@ -33,6 +33,7 @@ describe('tuneHeapGrowth', () => {
   it('keeps a factor the process was started with', () => {
     const set: string[] = [];
     expect(tuneHeapGrowth(['--heap-growing-percent=20'], (f) => set.push(f))).toBe(false);
+    expect(tuneHeapGrowth(['--heap_growing_percent=20'], (f) => set.push(f))).toBe(false);
     expect(set).toEqual([]);
   });
 });
