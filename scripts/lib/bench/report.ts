@@ -50,6 +50,16 @@ export interface Target {
 }
 
 const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
+
+/** A Markdown table with a row per load phase that has `pick`'s data (none at all: no table). */
+function phaseTable<T>(loads: LoadResult[], columns: string[], pick: (l: LoadResult) => T | undefined, cells: (v: T) => string[]): string[] {
+  const rows = loads.flatMap((l) => {
+    const v = pick(l);
+    return v === undefined ? [] : [`| ${[l.name, ...cells(v)].join(' | ')} |`];
+  });
+  if (rows.length === 0) return [];
+  return [`| ${columns.join(' | ')} |`, `|---|${'---:|'.repeat(columns.length - 1)}`, ...rows, ''];
+}
 const gb = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GB`;
 
 export function evaluateTargets(r: BenchResult): Target[] {
@@ -112,28 +122,22 @@ export function markdown(r: BenchResult): string {
       lines.push(`| ${l.name} \`${l.path}\` | ${l.rps} | ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms | ${l.errors} | ${ratio} | ${l.bytesPerResponse ? kb(l.bytesPerResponse) : ''} | ${loop} |`);
     }
     lines.push('');
-    if (g.loads.some((l) => l.cpu)) {
-      // where the two cores went: gateway threads by group, and the load generator (this process) on the same machine
-      lines.push('| CPU during the phase (cores busy) | gateway main thread | search workers | V8 helper threads | other gateway threads | load generator | total |', '|---|---:|---:|---:|---:|---:|---:|');
-      for (const l of g.loads) {
-        const c = l.cpu;
-        if (!c) continue;
-        const total = c.main + c.workers + c.v8 + c.other + c.loadGen;
-        lines.push(`| ${l.name} | ${c.main.toFixed(2)} | ${c.workers.toFixed(2)} | ${c.v8.toFixed(2)} | ${c.other.toFixed(2)} | ${c.loadGen.toFixed(2)} | ${total.toFixed(2)} |`);
-      }
-      lines.push('');
-    }
-    if (g.loads.some((l) => l.memoryAfter)) {
-      // what the resident memory is made of after each phase (anonymous: heaps, malloc, the index; file: code, mapped files)
-      lines.push('| Gateway memory after the phase | RSS | anonymous (of it huge pages) | file-backed | main JS heap used / total | array buffers (index included) |', '|---|---:|---:|---:|---:|---:|');
-      for (const l of g.loads) {
-        const m = l.memoryAfter;
-        if (!m) continue;
-        const anon = m.anonBytes === undefined ? '' : `${mb(m.anonBytes)} (${mb(m.anonHugeBytes ?? 0)})`;
-        lines.push(`| ${l.name} | ${mb(m.rssBytes)} | ${anon} | ${m.fileBytes === undefined ? '' : mb(m.fileBytes)} | ${mb(m.heapUsedBytes)} / ${mb(m.heapTotalBytes)} | ${mb(m.arrayBuffersBytes)} |`);
-      }
-      lines.push('');
-    }
+    // where the two cores went: gateway threads by group, and the load generator (this process) on the same machine
+    lines.push(
+      ...phaseTable(g.loads, ['CPU during the phase (cores busy)', 'gateway main thread', 'search workers', 'V8 helper threads', 'other gateway threads', 'load generator', 'total'], (l) => l.cpu, (c) =>
+        [c.main, c.workers, c.v8, c.other, c.loadGen, c.main + c.workers + c.v8 + c.other + c.loadGen].map((x) => x.toFixed(2)),
+      ),
+    );
+    // what the resident memory is made of after each phase (anonymous: heaps, malloc, the index; file: code, mapped files)
+    lines.push(
+      ...phaseTable(g.loads, ['Gateway memory after the phase', 'RSS', 'anonymous (of it huge pages)', 'file-backed', 'main JS heap used / total', 'array buffers (index included)'], (l) => l.memoryAfter, (m) => [
+        mb(m.rssBytes),
+        m.anonBytes === undefined ? '' : `${mb(m.anonBytes)} (${mb(m.anonHugeBytes ?? 0)})`,
+        m.fileBytes === undefined ? '' : mb(m.fileBytes),
+        `${mb(m.heapUsedBytes)} / ${mb(m.heapTotalBytes)}`,
+        mb(m.arrayBuffersBytes),
+      ]),
+    );
     lines.push(
       `Cold start (first start after the build) ${g.coldStartMs} ms to the first search (${g.listeningMs} ms to listening); restart ${g.restartMs} ms; gateway RSS after the run ${mb(g.rssAfterBytes)} (peak ${mb(g.peakRssBytes)}). ` +
         `Query mix: ${g.queryMix.drawn} search draws over ${g.queryMix.distinct} distinct queries, ${g.queryMix.cursorPages} cursor pages.`,
