@@ -1,11 +1,13 @@
 /**
- * On-disk form of one index segment, loaded straight into a SharedArrayBuffer.
+ * On-disk form of one index segment. Loading reads its hot part straight into a SharedArrayBuffer (shared by every
+ * query worker) and keeps the file open for the cold arrays, read on demand (cold-array.ts).
  * Layout: "ADSIDX" + u16 format version, u32 header length, header JSON (array table), then the typed arrays, each
- * 8-byte aligned. Pages and vocabulary are binary too (a string table + anchor columns), decoded on demand: a worker's
- * install parses no JSON beyond the header and builds no per-page objects.
+ * 8-byte aligned, the cold ones last. Pages and vocabulary are binary too (a string table + anchor columns), decoded
+ * on demand: a worker's install parses no JSON beyond the header and builds no per-page objects.
  */
-import { chmodSync, closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { chmodSync, close, closeSync, fstatSync, open, openSync, read, readSync, renameSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { type ColdArray, type ColdElements, inFile } from './cold-array.ts';
 import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './search-index.ts';
 
 /**
@@ -13,19 +15,24 @@ import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './search
  * 3: no per-word tables (tok, woff → wck checkpoints), narrower arrays (u16 docs, tf, section counts), short static hits
  *    stored without their page's title (titleOff/titleBytes, once per page); binary page table and vocabulary.
  * 4: static hits stored whole again, title included (hitSplit, titleOff, titleBytes gone): one copy per hit.
+ * 5: the cold arrays (content, sxSec, sxCnt: half the file) last, so the hot part is one read.
  */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 const MAGIC = 'ADSIDX';
 
-type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'wck' | 'byteStart' | 'content' | 'zws'
-  | 'secStart' | 'sxStart' | 'sxSec' | 'sxCnt' | 'hitOff' | 'hitBytes' | 'hitParams' | 'urlOrder';
+type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'wck' | 'byteStart' | 'zws'
+  | 'secStart' | 'sxStart' | 'hitOff' | 'hitBytes' | 'hitParams' | 'urlOrder';
+type ColdName = 'content' | 'sxSec' | 'sxCnt';
 /** The page table and vocabulary: strings (vocab j: j; page i: V + 3i + url|title|section; anchor a: V + 3n + 2a + id|text). */
 type TableName = 'strOff' | 'strBytes' | 'aStart' | 'aLoc' | 'aWords' | 'aHeading';
 const TABLES: TableName[] = ['strOff', 'strBytes', 'aStart', 'aLoc', 'aWords', 'aHeading'];
 const ARRAYS: ArrayName[] = [
-  'termStart', 'pdoc', 'ptf', 'tStart', 'tdoc', 'docLen', 'typeIdx', 'posStart', 'wck', 'byteStart', 'content', 'zws',
-  'secStart', 'sxStart', 'sxSec', 'sxCnt', 'hitOff', 'hitBytes', 'hitParams', 'urlOrder',
+  'termStart', 'pdoc', 'ptf', 'tStart', 'tdoc', 'docLen', 'typeIdx', 'posStart', 'wck', 'byteStart', 'zws',
+  'secStart', 'sxStart', 'hitOff', 'hitBytes', 'hitParams', 'urlOrder',
 ];
+/** Written after everything else: a loaded segment reads them from the file when a query needs them. */
+const COLD: ColdName[] = ['content', 'sxSec', 'sxCnt'];
+const ALL_NAMES: (ArrayName | TableName | ColdName)[] = [...ARRAYS, ...TABLES, ...COLD];
 
 function encodeTables(seg: SegmentData): Record<TableName, ArrayBufferView> {
   const n = seg.nPages;
@@ -142,7 +149,7 @@ interface Meta {
   fingerprint: string;
   nPages: number;
   size: number;
-  arrays: { name: ArrayName | TableName; type: string; offset: number; length: number }[];
+  arrays: { name: ArrayName | TableName | ColdName; type: string; offset: number; length: number }[];
 }
 
 const align8 = (n: number) => (n + 7) & ~7;
@@ -153,7 +160,15 @@ export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: st
   const arrays: Meta['arrays'] = [];
   let off = 0;
   const tables = encodeTables(seg);
-  const all = [...ARRAYS.map((name) => [name, seg[name]] as const), ...TABLES.map((name) => [name, tables[name]] as const)];
+  const cold = (a: ColdArray<ColdElements>, name: ColdName): ArrayBufferView => {
+    if (!a.memory) throw new Error(`search index: ${name} of a loaded segment is not in memory (write a built one)`);
+    return a.memory;
+  };
+  const all: (readonly [ArrayName | TableName | ColdName, ArrayBufferView])[] = [
+    ...ARRAYS.map((name) => [name, seg[name]] as const),
+    ...TABLES.map((name) => [name, tables[name]] as const),
+    ...COLD.map((name) => [name, cold(seg[name], name)] as const),
+  ];
   for (const [name, a] of all) {
     arrays.push({ name, type: typeOf(a), offset: off, length: (a as Uint8Array).length });
     off = align8(off + a.byteLength);
@@ -193,82 +208,144 @@ export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: st
   renameSync(tmp, file);
 }
 
-/** Reads a whole segment file into a new SharedArrayBuffer (one allocation, no copies later). */
-export function readSegmentFile(file: string): SharedArrayBuffer {
+/**
+ * A loaded segment: its hot part (header and every array but the cold ones) in a SharedArrayBuffer, and the segment
+ * file, open, for the cold arrays. Both can be posted to a worker thread (a file descriptor is the process's).
+ */
+export interface SegmentFile {
+  buffer: SharedArrayBuffer;
+  fd: number;
+  /** The file's size (the header says what it must be). */
+  size: number;
+}
+
+const SIZE_BYTES: Record<string, number> = { i32: 4, u32: 4, f32: 4, u16: 2, u8: 1 };
+
+/** The header, from the file's first bytes: where the data starts and where the hot part ends. */
+function parseHeader(head: Buffer, fileSize: number): Meta & { dataStart: number; hotEnd: number } {
+  if (head.length < PREFIX || head.toString('latin1', 0, 6) !== MAGIC) throw new Error('not a search index file');
+  const version = head.readUInt16LE(6);
+  if (version !== INDEX_FORMAT_VERSION) throw new Error(`search index file format ${version} (expected ${INDEX_FORMAT_VERSION})`);
+  const metaLen = head.readUInt32LE(8);
+  const dataLen = head.readUInt32LE(12);
+  if (PREFIX + metaLen + dataLen > Math.min(head.length, fileSize)) throw new Error('search index file is truncated');
+  const raw = JSON.parse(head.toString('utf8', PREFIX, PREFIX + metaLen)) as Omit<Meta, 'size'> & { size: string };
+  const meta = { ...raw, size: Number(raw.size) };
+  if (meta.size !== fileSize) throw new Error(`search index file size ${fileSize} (expected ${meta.size})`);
+  for (const name of ALL_NAMES) if (!meta.arrays.some((a) => a.name === name)) throw new Error(`search index file lacks ${name}`);
+  const dataStart = align8(PREFIX + metaLen + dataLen);
+  let hotEnd = meta.size;
+  for (const a of meta.arrays) if ((COLD as string[]).includes(a.name)) hotEnd = Math.min(hotEnd, dataStart + a.offset);
+  for (const a of meta.arrays) {
+    const end = dataStart + a.offset + a.length * (SIZE_BYTES[a.type] ?? Infinity);
+    if (!(end <= ((COLD as string[]).includes(a.name) ? meta.size : hotEnd))) throw new Error(`search index file: ${a.name} out of bounds`);
+  }
+  return { ...meta, dataStart, hotEnd };
+}
+
+/** Header bytes to read first (the array table is ≈2 KB): enough in one read, else a second one. */
+const HEAD_GUESS = 64 * 1024;
+
+/** How many bytes the header takes, from what was read of the file so far (`got`): at most `size`. */
+function headLength(got: Buffer, size: number): number {
+  return got.length < PREFIX ? got.length : Math.min(size, PREFIX + got.readUInt32LE(8));
+}
+
+function readFully(fd: number, into: Uint8Array, position: number): void {
+  let got = 0;
+  while (got < into.length) {
+    const n = readSync(fd, into, got, into.length - got, position + got);
+    if (n <= 0) throw new Error('search index file: short read');
+    got += n;
+  }
+}
+
+/** Opens a segment file: its hot part read into a new SharedArrayBuffer, the file kept open (closeSegmentFile). */
+export function openSegmentFile(file: string): SegmentFile {
   const fd = openSync(file, 'r');
   try {
     const size = fstatSync(fd).size;
-    const sab = new SharedArrayBuffer(size);
-    const u8 = new Uint8Array(sab);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, u8, got, size - got, got);
-      if (n <= 0) throw new Error(`short read on ${file}`);
-      got += n;
-    }
-    return sab;
-  } finally {
+    let head = Buffer.alloc(Math.min(size, HEAD_GUESS));
+    readFully(fd, head, 0);
+    if (headLength(head, size) > head.length) readFully(fd, (head = Buffer.alloc(headLength(head, size))), 0);
+    const buffer = new SharedArrayBuffer(parseHeader(head, size).hotEnd);
+    readFully(fd, new Uint8Array(buffer), 0);
+    return { buffer, fd, size };
+  } catch (err) {
     closeSync(fd);
+    throw err;
   }
 }
 
-/** readSegmentFile on libuv's thread pool: the main thread stays free (e.g. to parse the manifest meanwhile). */
-export async function readSegmentFileAsync(file: string): Promise<SharedArrayBuffer> {
-  const fh = await open(file, 'r');
+const openAsync = promisify(open);
+const readAsync = promisify(read);
+const closeAsync = promisify(close);
+
+async function readFullyAsync(fd: number, into: Uint8Array, position: number): Promise<void> {
+  let got = 0;
+  while (got < into.length) {
+    const { bytesRead } = await readAsync(fd, into, got, Math.min(into.length - got, 1 << 30), position + got);
+    if (bytesRead <= 0) throw new Error('search index file: short read');
+    got += bytesRead;
+  }
+}
+
+/** openSegmentFile on libuv's thread pool: the main thread stays free (e.g. to parse the manifest meanwhile). */
+export async function openSegmentFileAsync(file: string): Promise<SegmentFile> {
+  const fd = await openAsync(file, 'r');
   try {
-    const { size } = await fh.stat();
-    const sab = new SharedArrayBuffer(size);
-    const u8 = new Uint8Array(sab);
-    let got = 0;
-    while (got < size) {
-      const { bytesRead } = await fh.read(u8, got, Math.min(size - got, 1 << 30), got);
-      if (bytesRead <= 0) throw new Error(`short read on ${file}`);
-      got += bytesRead;
-    }
-    return sab;
-  } finally {
-    await fh.close();
+    const size = fstatSync(fd).size;
+    let head = Buffer.alloc(Math.min(size, HEAD_GUESS));
+    await readFullyAsync(fd, head, 0);
+    if (headLength(head, size) > head.length) await readFullyAsync(fd, (head = Buffer.alloc(headLength(head, size))), 0);
+    const buffer = new SharedArrayBuffer(parseHeader(head, size).hotEnd);
+    await readFullyAsync(fd, new Uint8Array(buffer), 0);
+    return { buffer, fd, size };
+  } catch (err) {
+    await closeAsync(fd).catch(() => {});
+    throw err;
   }
 }
 
-function parseMeta(sab: SharedArrayBuffer): Meta & { metaLen: number; dataLen: number; dataStart: number } {
-  const b = Buffer.from(sab);
-  if (b.length < PREFIX || b.toString('latin1', 0, 6) !== MAGIC) throw new Error('not a search index file');
-  const version = b.readUInt16LE(6);
-  if (version !== INDEX_FORMAT_VERSION) throw new Error(`search index file format ${version} (expected ${INDEX_FORMAT_VERSION})`);
-  const metaLen = b.readUInt32LE(8);
-  const dataLen = b.readUInt32LE(12);
-  if (PREFIX + metaLen + dataLen > b.length) throw new Error('search index file is truncated');
-  const raw = JSON.parse(b.toString('utf8', PREFIX, PREFIX + metaLen)) as Omit<Meta, 'size'> & { size: string };
-  const meta = { ...raw, size: Number(raw.size) };
-  if (meta.size !== b.length) throw new Error(`search index file size ${b.length} (expected ${meta.size})`);
-  return { ...meta, metaLen, dataLen, dataStart: align8(PREFIX + metaLen + dataLen) };
+/** Closes the segment's file (its cold arrays are unreadable after). Idempotent per file object. */
+export function closeSegmentFile(f: SegmentFile): void {
+  if (f.fd < 0) return;
+  try {
+    closeSync(f.fd);
+  } catch {
+    /* already closed */
+  }
+  f.fd = -1;
 }
 
-/** Validates a loaded segment file cheaply (prefix + small meta JSON); returns its fingerprint and page count. */
-export function checkSegmentBuffer(sab: SharedArrayBuffer): { fingerprint: string; nPages: number } {
-  const m = parseMeta(sab);
-  for (const name of [...ARRAYS, ...TABLES]) if (!m.arrays.some((a) => a.name === name)) throw new Error(`search index file lacks ${name}`);
+function headerOf(f: SegmentFile): ReturnType<typeof parseHeader> {
+  return parseHeader(Buffer.from(f.buffer), f.size);
+}
+
+/** Validates a loaded segment cheaply (prefix + small header JSON); returns its fingerprint and page count. */
+export function checkSegmentFile(f: SegmentFile): { fingerprint: string; nPages: number } {
+  const m = headerOf(f);
+  if (m.hotEnd !== f.buffer.byteLength) throw new Error('search index file: hot part of unexpected length');
   return { fingerprint: m.fingerprint, nPages: m.nPages };
 }
 
-/** Typed-array views over the SharedArrayBuffer (shared between threads when posted) plus pages and vocabulary. */
-export function segmentFromBuffer(sab: SharedArrayBuffer): SegmentData {
-  const m = parseMeta(sab);
-  const b = Buffer.from(sab);
-  const views: Partial<Record<ArrayName | TableName, unknown>> = {};
+/** Typed-array views over the SharedArrayBuffer (shared between threads when posted), pages, vocabulary, cold arrays. */
+export function segmentFromFile(f: SegmentFile): SegmentData {
+  const m = headerOf(f);
+  const sab = f.buffer;
+  const views: Partial<Record<ArrayName | TableName | ColdName, unknown>> = {};
   for (const { name, type, offset, length } of m.arrays) {
     const at = m.dataStart + offset;
-    if (type === 'i32') views[name] = new Int32Array(sab, at, length);
+    if ((COLD as string[]).includes(name)) views[name] = inFile(f.fd, at, length, SIZE_BYTES[type]!);
+    else if (type === 'i32') views[name] = new Int32Array(sab, at, length);
     else if (type === 'u32') views[name] = new Uint32Array(sab, at, length);
     else if (type === 'f32') views[name] = new Float32Array(sab, at, length);
     else if (type === 'u16') views[name] = new Uint16Array(sab, at, length);
     else views[name] = new Uint8Array(sab, at, length);
   }
-  for (const name of [...ARRAYS, ...TABLES]) if (!views[name]) throw new Error(`search index file lacks ${name}`);
   const t = views as Record<TableName, Uint32Array & Int32Array & Uint8Array>;
   const strs = new Strings(t.strOff, t.strBytes);
   const V = (views.termStart as Int32Array).length - 1;
-  const seg = { nPages: m.nPages, ...(views as Pick<SegmentData, ArrayName>) };
+  const seg = { nPages: m.nPages, ...(views as Pick<SegmentData, ArrayName | ColdName>) };
   return { ...seg, vocab: new TableVocab(strs, V), pages: new TablePages(strs, V, m.nPages, t) };
 }

@@ -14,6 +14,7 @@
  * request); pages whose title contains every query term rank above all others (shorter titles first); ties by url.
  */
 import { createHash } from 'node:crypto';
+import { type ColdArray, inMemory } from './cold-array.ts';
 import type { PagefindFragment } from './pagefind-bundle.ts';
 import { primaryTerm, toPlainText, wordTerms } from './text.ts';
 
@@ -46,7 +47,11 @@ export interface PageList extends List<PageInfo> {
   title?(i: number): string;
 }
 
-/** One segment of the index. Typed arrays live in SharedArrayBuffers, as do the strings behind `pages`/`vocab`. */
+/**
+ * One segment of the index. Typed arrays live in SharedArrayBuffers, as do the strings behind `pages`/`vocab`; the
+ * three cold arrays (page texts, section postings: most of the index's bytes, a small part of them read per query)
+ * stay in the segment file once it is loaded (cold-array.ts).
+ */
 export interface SegmentData {
   nPages: number;
   pages: PageList;
@@ -64,13 +69,13 @@ export interface SegmentData {
   // 10,000 pages; only ≤ FULL_EXCERPT_RANKS excerpts per query need positions).
   wck: Uint32Array; // byte offset of every word whose segment-wide position is a multiple of WCK
   byteStart: Uint32Array; // per page: first byte (length nPages+1)
-  content: Uint8Array; // UTF-8 page texts, words joined by ' ' (U+200B on zws pages)
+  content: ColdArray<Uint8Array>; // UTF-8 page texts, words joined by ' ' (U+200B on zws pages)
   zws: Uint8Array; // per page: 1 when words are U+200B-delimited
   // Sections (format 2): a page's sections are its intro (0) and its anchors (a + 1), global index secStart[i] + j.
   secStart: Int32Array; // per page: first section (length nPages+1)
   sxStart: Int32Array; // CSR term → sections holding the term (length vocab+1)
-  sxSec: Int32Array; // section index, ascending per term
-  sxCnt: Uint16Array; // matches of the term in the section: body (low 12 bits) | heading (high 4 bits), clamped
+  sxSec: ColdArray<Int32Array>; // section index, ascending per term
+  sxCnt: ColdArray<Uint16Array>; // matches of the term in the section: body (low 12 bits) | heading (high 4 bits), clamped
   // Static hits (format 2): per page 2 × sections slots at 2 × secStart[i]: slot 0 intro, 1 page hit (title match),
   // 2j + h anchor section j with h = heading hit; the JSON text `{"id":…,"url":…,"type":…,"title":…,"content":…,"score":`
   // whole, the page's title repeated per slot (format 4: +4% of the index, one copy per hit instead of three)
@@ -316,7 +321,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     posStart: shared(Int32Array, posStart, n + 1),
     wck: shared(Uint32Array, wck.a, wck.n),
     byteStart: shared(Uint32Array, byteStart, n + 1),
-    content,
+    content: inMemory(content),
     zws: shared(Uint8Array, zws, n),
   });
 }
@@ -390,7 +395,7 @@ function withSections(tok: Int32Array, seg: Omit<SegmentData, 'secStart' | 'sxSt
   }
   const empty = new Uint8Array(0);
   const partial: SegmentData = {
-    ...seg, secStart, sxStart, sxSec, sxCnt, hitOff: new Uint32Array(1), hitBytes: empty, hitParams: new Int32Array([0]),
+    ...seg, secStart, sxStart, sxSec: inMemory(sxSec), sxCnt: inMemory(sxCnt), hitOff: new Uint32Array(1), hitBytes: empty, hitParams: new Int32Array([0]),
   };
   // static hits, rendered by the query code itself so they are byte for byte what it would render
   const idx = new SearchIndex([partial]);
@@ -443,6 +448,11 @@ function normalizeUrl(u: string): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Query
 // ---------------------------------------------------------------------------------------------------------------
+
+/** A match set's section postings in one segment (SearchIndex.sectionPostings). */
+interface SectionPostings { sec: Int32Array; cnt: Uint16Array; from: Int32Array; to: Int32Array; n: number }
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_U16 = new Uint16Array(0);
 
 /** Ranked result of a query over the whole index (before slicing). */
 export interface Ranking {
@@ -536,6 +546,8 @@ export class SearchIndex {
   private bestHeadingHit = 0;
   /** Per-worker memo of a query term's variants (rank and matchSets of one query, and repeated terms, share it). */
   private readonly variantMemo = new Map<string, Variant[]>();
+  /** Per segment: the section postings of the last match set asked for (sectionPostings). */
+  private readonly postings: (SectionPostings & { set: Uint8Array | undefined })[] = [];
   private secBody = new Int32Array(64);
   private secHead = new Int32Array(64);
   private gen = 0;
@@ -1003,11 +1015,11 @@ export class SearchIndex {
       // on the bytes: a word whose first byte is an ASCII word character has a primary term starting with that
       // character (lower-cased), so most words are skipped without building a string
       const first = this.firstChars(terms);
-      const c = s.content;
-      const buf = Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+      const { c, buf, base } = pageText(s, i);
       const nW = s.posStart[i + 1]! - s.posStart[i]!;
-      const end = to < nW ? wordByte(s, i, to) : s.byteStart[i + 1]!;
-      let b = wordByte(s, i, from);
+      // positions relative to the bytes at hand (c[0] is byte `base` of the segment's texts)
+      const end = (to < nW ? wordByte(s, i, to) : s.byteStart[i + 1]!) - base;
+      let b = wordByte(s, i, from) - base;
       for (let p = from; p < to && b <= end; p++) {
         let e = b;
         while (e < end && c[e] !== 0x20) e++;
@@ -1220,13 +1232,11 @@ export class SearchIndex {
       // body, heading per section (interleaved); kept per worker, zeroed again by releaseSections
       let acc = this.secAccBuf[k];
       if (!acc || acc.length < 2 * nSec) acc = this.secAccBuf[k] = new Uint32Array(2 * nSec);
-      const ids = this.idsOf(sets[k]!);
-      const { sxStart, sxSec, sxCnt } = s;
-      for (let q = 0; q < ids.length; q++) {
-        const id = ids[q]!;
-        for (let e = sxStart[id]!, end = sxStart[id + 1]!; e < end; e++) {
-          const c = sxCnt[e]!;
-          const at = 2 * sxSec[e]!;
+      const { sec, cnt, from, to, n } = this.sectionPostings(s, k, sets[k]!);
+      for (let q = 0; q < n; q++) {
+        for (let e = from[q]!, end = to[q]!; e < end; e++) {
+          const c = cnt[e]!;
+          const at = 2 * sec[e]!;
           acc[at]! += c & BODY_MAX;
           acc[at + 1]! += c >>> BODY_BITS;
         }
@@ -1242,16 +1252,71 @@ export class SearchIndex {
     if (!accs) return;
     this.segments.forEach((s, k) => {
       const acc = accs[k]!;
-      const ids = this.idsOf(sets[k]!);
-      const { sxStart, sxSec } = s;
-      for (let q = 0; q < ids.length; q++) {
-        for (let e = sxStart[ids[q]!]!, end = sxStart[ids[q]! + 1]!; e < end; e++) {
-          const at = 2 * sxSec[e]!;
+      const { sec, from, to, n } = this.sectionPostings(s, k, sets[k]!);
+      for (let q = 0; q < n; q++) {
+        for (let e = from[q]!, end = to[q]!; e < end; e++) {
+          const at = 2 * sec[e]!;
           acc[at] = 0;
           acc[at + 1] = 0;
         }
       }
     });
+  }
+
+  /**
+   * The section postings of a match set's term ids in segment k: id q of idsOf(set) has entries [from[q], to[q]) of
+   * sec/cnt. In memory: the segment's arrays themselves. From the segment file: the ids' ranges read into per-segment
+   * buffers (adjacent ranges — a prefix's expansions — in one read), kept until another set of that segment asks.
+   */
+  private sectionPostings(s: SegmentData, k: number, set: Uint8Array): SectionPostings {
+    let p = this.postings[k];
+    if (p?.set === set) return p;
+    const ids = this.idsOf(set);
+    const n = ids.length;
+    const { sxStart } = s;
+    if (!p || p.from.length < n) {
+      const cap = Math.max(n, 2 * (p?.from.length ?? 8));
+      p = this.postings[k] = { set: undefined, sec: p?.sec ?? EMPTY_I32, cnt: p?.cnt ?? EMPTY_U16, from: new Int32Array(cap), to: new Int32Array(cap), n: 0 };
+    }
+    p.set = undefined; // until filled: a throw leaves no half-read buffers behind
+    const secMem = s.sxSec.memory;
+    const cntMem = s.sxCnt.memory;
+    if (secMem && cntMem) {
+      p.sec = secMem;
+      p.cnt = cntMem;
+      for (let q = 0; q < n; q++) {
+        p.from[q] = sxStart[ids[q]!]!;
+        p.to[q] = sxStart[ids[q]! + 1]!;
+      }
+    } else {
+      let total = 0;
+      for (let q = 0; q < n; q++) total += sxStart[ids[q]! + 1]! - sxStart[ids[q]!]!;
+      if (p.sec.length < total) {
+        const cap = Math.max(total, 1024);
+        p.sec = new Int32Array(cap);
+        p.cnt = new Uint16Array(cap);
+      }
+      let at = 0;
+      for (let q = 0; q < n; ) {
+        // a run of ids whose ranges touch (consecutive term ids): one read
+        const a = sxStart[ids[q]!]!;
+        let r = q;
+        while (r + 1 < n && sxStart[ids[r + 1]!]! === sxStart[ids[r]! + 1]!) r++;
+        const b = sxStart[ids[r]! + 1]!;
+        if (b > a) {
+          s.sxSec.read(a, b, p.sec, at);
+          s.sxCnt.read(a, b, p.cnt, at);
+        }
+        for (; q <= r; q++) {
+          p.from[q] = at + sxStart[ids[q]!]! - a;
+          p.to[q] = at + sxStart[ids[q]! + 1]! - a;
+        }
+        at += b - a;
+      }
+    }
+    p.n = n;
+    p.set = set;
+    return p;
   }
 
   /** Term ids marked in a match set, ascending (cached per set). */
@@ -1292,7 +1357,7 @@ export class SearchIndex {
       this.bestHeadingHit = headingHit;
       return best;
     }
-    const ids = this.idsOf(sets[k]!);
+    const { sec: sxSec, cnt: sxCnt, from: pFrom, to: pTo, n: nIds } = this.sectionPostings(s, k, sets[k]!);
     let body = this.secBody;
     let head = this.secHead;
     if (body.length < nS) {
@@ -1302,19 +1367,17 @@ export class SearchIndex {
       body.fill(0, 0, nS);
       head.fill(0, 0, nS);
     }
-    const { sxStart, sxSec, sxCnt } = s;
     const secEnd = sec0 + nS;
-    for (let q = 0; q < ids.length; q++) {
-      const id = ids[q]!;
-      let lo = sxStart[id]!;
-      let hi = sxStart[id + 1]!;
+    for (let q = 0; q < nIds; q++) {
+      let lo = pFrom[q]!;
+      let hi = pTo[q]!;
       if (lo === hi || sxSec[lo]! >= secEnd || sxSec[hi - 1]! < sec0) continue;
       while (lo < hi) {
         const m = (lo + hi) >>> 1;
         if (sxSec[m]! < sec0) lo = m + 1;
         else hi = m;
       }
-      for (let e = lo, end = sxStart[id + 1]!; e < end; e++) {
+      for (let e = lo, end = pTo[q]!; e < end; e++) {
         const sec = sxSec[e]!;
         if (sec >= secEnd) break;
         const c = sxCnt[e]!;
@@ -1408,6 +1471,35 @@ function skipTitle(page: PageInfo, s: SegmentData, i: number, nW: number): numbe
   return head.replace(/[.:]$/, '').toLowerCase() === page.title.toLowerCase() ? n : 0;
 }
 
+/** Bytes of a page's text: `c[b - base]` is byte b of the segment's texts (all of them in memory, or the page's). */
+interface PageText { c: Uint8Array; buf: Buffer; base: number }
+const wholeTexts = new WeakMap<ColdArray<Uint8Array>, PageText>();
+const pageTexts = new WeakMap<ColdArray<Uint8Array>, Map<number, PageText>>();
+/** Pages read from a segment file kept per worker (the top hits of recent queries; ≈5 KB each). */
+const PAGE_TEXT_MEMO_MAX = 256;
+
+function pageText(s: SegmentData, i: number): PageText {
+  const content = s.content;
+  const mem = content.memory;
+  if (mem) {
+    let t = wholeTexts.get(content);
+    if (!t) wholeTexts.set(content, (t = { c: mem, buf: Buffer.from(mem.buffer, mem.byteOffset, mem.byteLength), base: 0 }));
+    return t;
+  }
+  let memo = pageTexts.get(content);
+  if (!memo) pageTexts.set(content, (memo = new Map()));
+  let t = memo.get(i);
+  if (!t) {
+    const base = s.byteStart[i]!;
+    const buf = Buffer.allocUnsafe(s.byteStart[i + 1]! - base);
+    content.read(base, base + buf.length, buf, 0);
+    t = { c: buf, buf, base };
+    if (memo.size >= PAGE_TEXT_MEMO_MAX) memo.clear();
+    memo.set(i, t);
+  }
+  return t;
+}
+
 /** Byte offset of word p (page-relative, < the page's word count) of page i: a scan from the nearest checkpoint. */
 function wordByte(s: SegmentData, i: number, p: number): number {
   const p0 = s.posStart[i]!;
@@ -1418,19 +1510,21 @@ function wordByte(s: SegmentData, i: number, p: number): number {
     w = p0;
     b = s.byteStart[i]!;
   } else b = s.wck[w / WCK]!;
-  const c = s.content;
+  const { c, base } = pageText(s, i);
+  let r = b - base;
+  const n = c.length;
   if (s.zws[i]) {
     for (; w < g; w++) {
-      while (!(c[b] === 0xe2 && c[b + 1] === 0x80 && c[b + 2] === 0x8b)) b++;
-      b += 3;
+      while (r < n && !(c[r] === 0xe2 && c[r + 1] === 0x80 && c[r + 2] === 0x8b)) r++;
+      r += 3;
     }
   } else {
     for (; w < g; w++) {
-      while (c[b] !== 0x20) b++;
-      b++;
+      while (r < n && c[r] !== 0x20) r++;
+      r++;
     }
   }
-  return b;
+  return r + base;
 }
 
 /** The stored text of words [from, to) of page i, separators included (a trailing one when to < word count). */
@@ -1438,7 +1532,8 @@ function rawWords(s: SegmentData, i: number, from: number, to: number): string {
   const nW = s.posStart[i + 1]! - s.posStart[i]!;
   const b0 = wordByte(s, i, from);
   const b1 = to < nW ? wordByte(s, i, to) : s.byteStart[i + 1]!;
-  return Buffer.from(s.content.buffer, s.content.byteOffset + b0, b1 - b0).toString('utf8');
+  const { buf, base } = pageText(s, i);
+  return buf.toString('utf8', b0 - base, b1 - base);
 }
 
 /** Words [from, to) of page i as plain text. */

@@ -1,6 +1,6 @@
 /**
  * Search worker thread. Protocol (request → reply, correlated by `id`):
- *   install     { buffers: SharedArrayBuffer[] }  → page count (segment files, shared between all workers)
+ *   install     { files: SegmentFile[] }  → page count (segments' hot parts, shared between all workers, and open files)
  *   search      { terms, tag, match, offset, limit, body?, prefix? } → { total, docs, scores, titleMatch, hits: [rank, SearchHit][], body? }
  *               (with `body`: the slice as the search API's JSON array, UTF-8 bytes — transferred, not copied — and
  *               no hits; with `prefix` and a limit: docs/scores/titleMatch may be only the first offset+limit ranks —
@@ -13,10 +13,10 @@ import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { ContentType, SearchHit } from './search-index.ts';
 import { FULL_EXCERPT_RANKS, SearchIndex } from './search-index.ts';
-import { segmentFromBuffer } from './search-index-file.ts';
+import { type SegmentFile, segmentFromFile } from './search-index-file.ts';
 
 type Req =
-  | { id: number; op: 'install'; buffers: SharedArrayBuffer[] }
+  | { id: number; op: 'install'; files: SegmentFile[] }
   | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number; body?: boolean; prefix?: boolean }
   | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number, number][] }
   | { id: number; op: 'body'; terms: string[]; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; from: number };
@@ -47,7 +47,7 @@ port.on('message', (req: Req) => {
   try {
     switch (req.op) {
       case 'install': {
-        index = new SearchIndex(req.buffers.map(segmentFromBuffer));
+        index = new SearchIndex(req.files.map(segmentFromFile));
         port.postMessage({ id: req.id, ok: true, result: index.nDocs });
         return;
       }

@@ -40,7 +40,7 @@ import { loadManifest } from './manifest.ts';
 import { checkBundle } from './pagefind-bundle.ts';
 import type { ContentType, SearchHit } from './search-index.ts';
 import { CONTENT_TYPES } from './search-index.ts';
-import { INDEX_FORMAT_VERSION, checkSegmentBuffer, readSegmentFile, readSegmentFileAsync } from './search-index-file.ts';
+import { INDEX_FORMAT_VERSION, type SegmentFile, checkSegmentFile, closeSegmentFile, openSegmentFile, openSegmentFileAsync } from './search-index-file.ts';
 import { queryTerms } from './text.ts';
 
 export type { ContentType, SearchHit } from './search-index.ts';
@@ -170,7 +170,7 @@ class Pool {
   private closed = false;
   requests = 0;
   /** Set once the index is installed: used to re-install it into a replacement worker. */
-  buffers: SharedArrayBuffer[] | undefined;
+  files: SegmentFile[] | undefined;
 
   constructor(n: number) {
     for (let k = 0; k < n; k++) this.workers.push(this.spawn(k));
@@ -215,8 +215,8 @@ class Pool {
   private replace(slot: number): void {
     const rec = this.spawn(slot);
     this.workers[slot] = rec;
-    if (this.buffers) {
-      this.send(slot, { op: 'install', buffers: this.buffers }).catch(() => {
+    if (this.files) {
+      this.send(slot, { op: 'install', files: this.files }).catch(() => {
         /* a failing replacement reports through its own 'error' handler */
       });
     }
@@ -263,6 +263,7 @@ class Pool {
       p.reject(new Error('search engine is closed'));
     }
     await Promise.all(this.workers.map((r) => ((r.dead = true), r.w.terminate())));
+    for (const f of this.files ?? []) closeSegmentFile(f); // no worker reads them any more
   }
 }
 
@@ -353,21 +354,33 @@ function findCached(dir: string, fingerprint: string): string[] | undefined {
   return undefined;
 }
 
-/** The segment buffer itself, after checking it holds the index of `fingerprint`. */
-function ofFingerprint(sab: SharedArrayBuffer, fingerprint: string): SharedArrayBuffer {
-  if (checkSegmentBuffer(sab).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
-  return sab;
+/** Checks that every segment holds the index of `fingerprint`; closes them all otherwise. */
+function ofFingerprint(segs: SegmentFile[], fingerprint: string): SegmentFile[] {
+  try {
+    for (const f of segs) if (checkSegmentFile(f).fingerprint !== fingerprint) throw new Error('fingerprint mismatch');
+    return segs;
+  } catch (err) {
+    for (const f of segs) closeSegmentFile(f);
+    throw err;
+  }
 }
 
-/** Loads the segment files of `files` into SharedArrayBuffers, checking each one's fingerprint. */
-function loadFiles(files: string[], fingerprint: string): SharedArrayBuffer[] {
-  return files.map((f) => ofFingerprint(readSegmentFile(f), fingerprint));
+/** Opens the segment files of `files`, checking each one's fingerprint (all closed again when one fails). */
+function loadFiles(files: string[], fingerprint: string): SegmentFile[] {
+  const segs: SegmentFile[] = [];
+  try {
+    for (const f of files) segs.push(openSegmentFile(f));
+  } catch (err) {
+    for (const f of segs) closeSegmentFile(f);
+    throw err;
+  }
+  return ofFingerprint(segs, fingerprint);
 }
 
 /** The prebuilt index's files, being read before the fingerprint (which needs the build id) is known. */
 interface Prefetch {
   fingerprint: string;
-  buffers: Promise<SharedArrayBuffer[]>;
+  segments: Promise<SegmentFile[]>;
 }
 
 /**
@@ -388,9 +401,11 @@ function prefetchPrebuilt(dir: string | undefined): Prefetch | undefined {
   const [fingerprint] = fps as Set<string>;
   const files = findCached(dir, fingerprint!);
   if (!files) return undefined;
-  const buffers = Promise.all(files.map(readSegmentFileAsync));
-  buffers.catch(() => {}); // awaited (or dropped) by loadOrBuildSegments
-  return { fingerprint: fingerprint!, buffers };
+  const opened = files.map(openSegmentFileAsync);
+  const segments = Promise.all(opened);
+  // one failing: close the others once open
+  segments.catch(() => opened.forEach((p) => p.then(closeSegmentFile, () => {})));
+  return { fingerprint: fingerprint!, segments };
 }
 
 interface SegmentSource {
@@ -405,20 +420,21 @@ interface SegmentSource {
 }
 
 /** Loads the segment files for this fingerprint (prebuilt, then cached) or builds them (in parallel child processes). */
-async function loadOrBuildSegments(siteDir: string, fingerprint: string, parallel: number, src: SegmentSource): Promise<{ buffers: SharedArrayBuffer[]; built: number; from: 'prebuilt' | 'cache' | 'built' }> {
-  if (src.prefetched?.fingerprint === fingerprint) {
-    try {
-      const buffers = (await src.prefetched.buffers).map((sab) => ofFingerprint(sab, fingerprint));
-      return { buffers, built: 0, from: 'prebuilt' };
-    } catch {
-      /* unreadable or stale: as below */
-    }
+async function loadOrBuildSegments(siteDir: string, fingerprint: string, parallel: number, src: SegmentSource): Promise<{ segments: SegmentFile[]; built: number; from: 'prebuilt' | 'cache' | 'built' }> {
+  if (src.prefetched) {
+    if (src.prefetched.fingerprint === fingerprint) {
+      try {
+        return { segments: ofFingerprint(await src.prefetched.segments, fingerprint), built: 0, from: 'prebuilt' };
+      } catch {
+        /* unreadable or stale: as below */
+      }
+    } else src.prefetched.segments.then((segs) => segs.forEach(closeSegmentFile), () => {}); // another build's
   }
   if (src.prebuiltDir) {
     const files = findCached(src.prebuiltDir, fingerprint);
     if (files) {
       try {
-        return { buffers: loadFiles(files, fingerprint), built: 0, from: 'prebuilt' };
+        return { segments: loadFiles(files, fingerprint), built: 0, from: 'prebuilt' };
       } catch {
         /* unreadable or stale: fall through to the cache / a rebuild (never written: it belongs to the build) */
       }
@@ -434,13 +450,13 @@ async function loadOrBuildSegments(siteDir: string, fingerprint: string, paralle
     const files = findCached(base, fingerprint);
     if (files) {
       try {
-        const buffers = loadFiles(files, fingerprint);
+        const segments = loadFiles(files, fingerprint);
         if (!publish) {
           const now = new Date();
           for (const f of files) utimesSync(f, now, now);
           pruneOld(base);
         }
-        return { buffers, built: 0, from: 'cache' };
+        return { segments, built: 0, from: 'cache' };
       } catch {
         for (const f of files) rmSync(f, { force: true });
       }
@@ -451,14 +467,11 @@ async function loadOrBuildSegments(siteDir: string, fingerprint: string, paralle
     const n = Math.max(1, parallel);
     const files = Array.from({ length: n }, (_, k) => join(dir, `${fingerprint}-${k}of${n}.idx`));
     await Promise.all(files.map((f, k) => runBuilder([siteDir, String(k), String(n), f, fingerprint, publish ? '644' : '600'])));
-    const buffers = files.map((f) => {
-      const sab = readSegmentFile(f);
-      checkSegmentBuffer(sab);
-      return sab;
-    });
+    // open (kept open: a temporary directory's files stay readable through their descriptors once it is removed)
+    const segments = loadFiles(files, fingerprint);
     if (publish) pruneOld(base!, fingerprint);
     else if (base) pruneOld(base);
-    return { buffers, built: n, from: 'built' };
+    return { segments, built: n, from: 'built' };
   } finally {
     if (!base) rmSync(dir, { recursive: true, force: true });
   }
@@ -490,6 +503,7 @@ export async function prepareSearchIndex(opts: { siteDir: string; indexCacheDir?
   const manifest = await loadManifest(opts.siteDir);
   const fingerprint = fingerprintOf(entry, manifest.buildId);
   const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, publish: opts.publish });
+  for (const f of r.segments) closeSegmentFile(f);
   return { fingerprint, built: r.built, ms: Math.round(performance.now() - t0) };
 }
 
@@ -526,6 +540,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
   const cache = new Lru<Entry>(opts.cacheSize ?? DEFAULT_CACHE_SIZE, opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
 
   let pool: Pool | undefined;
+  let prefetched: Prefetch | undefined;
   let nPages = 0;
   let built = 0;
   let buildId: string;
@@ -533,17 +548,18 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     // Workers first: each takes ≈300 ms to boot (module loading), in its own thread, while this thread reads the
     // manifest and the index files.
     pool = new Pool(nWorkers);
-    const prefetched = prefetchPrebuilt(opts.prebuiltIndexDir);
+    prefetched = prefetchPrebuilt(opts.prebuiltIndexDir);
     buildId = opts.buildId === undefined ? (await loadManifest(opts.siteDir)).buildId : await opts.buildId;
     const fingerprint = fingerprintOf(entry, buildId);
     // Build one segment per worker in child processes (their transient memory is returned to the OS when they
     // exit), load the segment files into SharedArrayBuffers and install them, shared, into every query worker.
     const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, prebuiltDir: opts.prebuiltIndexDir, prefetched });
     built = r.built;
-    for (const b of r.buffers) nPages += checkSegmentBuffer(b).nPages;
-    pool.buffers = r.buffers;
-    await Promise.all(Array.from({ length: nWorkers }, (_, k) => pool!.send<number>(k, { op: 'install', buffers: r.buffers })));
+    pool.files = r.segments; // closed with the pool
+    for (const f of r.segments) nPages += checkSegmentFile(f).nPages;
+    await Promise.all(Array.from({ length: nWorkers }, (_, k) => pool!.send<number>(k, { op: 'install', files: r.segments })));
   } catch (err) {
+    if (!pool?.files) prefetched?.segments.then((segs) => segs.forEach(closeSegmentFile), () => {});
     await pool?.close();
     if (buildId! === undefined) throw err; // the manifest: its own clear message
     throw new Error(`Search index could not be built from ${join(opts.siteDir, 'pagefind')}: ${(err as Error).message}`, { cause: err });

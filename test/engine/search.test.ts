@@ -6,7 +6,8 @@ import { bundleFile } from '../../gateway/engine/pagefind-bundle.ts';
 import type { SearchEngine, SearchHit } from '../../gateway/engine/search.ts';
 import { createSearchEngine, prepareSearchIndex } from '../../gateway/engine/search.ts';
 import { FULL_EXCERPT_RANKS, SearchIndex, hitId } from '../../gateway/engine/search-index.ts';
-import { readSegmentFile, segmentFromBuffer } from '../../gateway/engine/search-index-file.ts';
+import { type ColdArray, inMemory } from '../../gateway/engine/cold-array.ts';
+import { closeSegmentFile, openSegmentFile, segmentFromFile } from '../../gateway/engine/search-index-file.ts';
 import { queryTerms } from '../../gateway/engine/text.ts';
 import { loadManifest } from '../../gateway/engine/manifest.ts';
 import { buildFixtureSite, closePagefind, fixturePages, page } from './fixture-bundle.ts';
@@ -298,7 +299,7 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
   it('writes every score exactly as JSON.stringify would (digits written directly past the first ranks)', () => {
     const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
     const fp = files[0]!.split('-')[0]!;
-    const idx = new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromBuffer(readSegmentFile(join(cacheDir, f)))));
+    const idx = new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromFile(openSegmentFile(join(cacheDir, f)))));
     const terms = queryTerms('widget');
     const r = idx.rank(terms);
     const sets = idx.matchSets(terms);
@@ -317,7 +318,7 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
   it(`beyond the first ${FULL_EXCERPT_RANKS} ranks: same section, static excerpt (plain text, non-empty, start of the section)`, async () => {
     const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
     const fp = files[0]!.split('-')[0]!;
-    const idx = new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromBuffer(readSegmentFile(join(cacheDir, f)))));
+    const idx = new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromFile(openSegmentFile(join(cacheDir, f)))));
     const terms = queryTerms('widget');
     const r = idx.rank(terms);
     expect(r.docs.length).toBeGreaterThan(3);
@@ -331,7 +332,7 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
     expect(idx.resultsJson(r.docs, r.scores, r.titleMatch, FULL_EXCERPT_RANKS, sets)).toBe(asApi(objs)); // again
     // precomputed static hits + section postings = the hit() path, for several queries and both match modes; an
     // index with another excerpt length falls back to rendering them (per-worker memo)
-    const segs = files.filter((f) => f.startsWith(fp)).map((f) => segmentFromBuffer(readSegmentFile(join(cacheDir, f))));
+    const segs = files.filter((f) => f.startsWith(fp)).map((f) => segmentFromFile(openSegmentFile(join(cacheDir, f))));
     for (const [i2, words] of [[idx, 'widget'], [idx, 'configuration widget'], [idx, 'the'], [idx, 'install guide'], [new SearchIndex(segs, { excerptWords: 12 }), 'widget']] as const) {
       for (const match of ['all', 'any'] as const) {
         const t2 = queryTerms(words);
@@ -347,6 +348,41 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
       expect(h.content.length).toBeGreaterThan(0);
       expect(h.content).not.toMatch(/<|>|&[a-z]+;/);
       expect(h.content.startsWith('… ')).toBe(false);
+    }
+  });
+
+  it('a loaded index reads page texts and section postings from its file: the same answers as in memory', () => {
+    const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
+    const fp = files[0]!.split('-')[0]!;
+    const opened = files.filter((f) => f.startsWith(fp)).map((f) => openSegmentFile(join(cacheDir, f)));
+    try {
+      const onDisk = opened.map(segmentFromFile);
+      for (const s of onDisk) expect([s.content.memory, s.sxSec.memory, s.sxCnt.memory]).toEqual([undefined, undefined, undefined]);
+      // the hot part is what is read into memory: well under the file (texts and section postings are half of it)
+      for (const f of opened) expect(f.buffer.byteLength).toBeLessThan(f.size);
+      const all = <T extends Uint8Array | Uint16Array | Int32Array>(a: ColdArray<T>, make: (n: number) => T) => {
+        const out = make(a.length);
+        a.read(0, a.length, out, 0);
+        return inMemory(out);
+      };
+      const inRam = onDisk.map((s) => ({ ...s, content: all(s.content, (n) => new Uint8Array(n)), sxSec: all(s.sxSec, (n) => new Int32Array(n)), sxCnt: all(s.sxCnt, (n) => new Uint16Array(n)) }));
+      const a = new SearchIndex(onDisk);
+      const b = new SearchIndex(inRam);
+      for (const words of ['widget', 'configuration widget', 'the', 'install guide', 'how do I configure the widget cli', 'inst']) {
+        for (const match of ['all', 'any'] as const) {
+          const t = queryTerms(words);
+          const ra = a.rank(t, undefined, match);
+          const sa = a.matchSets(t);
+          const bodyA = Buffer.from(a.resultsBytes(ra.docs, ra.scores, ra.titleMatch, 0, sa)).toString('utf8');
+          const hitsA = Array.from(ra.docs, (d, k) => a.hit(d, ra.scores[k]!, ra.titleMatch[k] === 1, sa, true));
+          const rb = b.rank(t, undefined, match);
+          const sb = b.matchSets(t);
+          expect(Buffer.from(b.resultsBytes(rb.docs, rb.scores, rb.titleMatch, 0, sb)).toString('utf8')).toBe(bodyA);
+          expect(Array.from(rb.docs, (d, k) => b.hit(d, rb.scores[k]!, rb.titleMatch[k] === 1, sb, true))).toEqual(hitsA);
+        }
+      }
+    } finally {
+      opened.forEach(closeSegmentFile);
     }
   });
 
@@ -378,7 +414,7 @@ describe("top-k prefix rankings (match 'any')", () => {
   const index = (): SearchIndex => {
     const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
     for (const fp of new Set(files.map((f) => f.split('-')[0]!))) {
-      const idx = new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromBuffer(readSegmentFile(join(cacheDir, f)))));
+      const idx = new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromFile(openSegmentFile(join(cacheDir, f)))));
       if (idx.nDocs === engine.pageCount) return idx;
     }
     throw new Error('no index of siteDir in the cache');
