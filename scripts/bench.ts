@@ -22,7 +22,7 @@ import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds } from './li
 import { askRequests, freePort, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { evaluateTargets, markdown, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
 import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
-import { withGatewayTunables } from '../gateway/process-tunables.ts';
+import { gatewayNodeArgs, withGatewayTunables } from '../gateway/process-tunables.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -172,7 +172,7 @@ async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldS
   const first = querySet.queries.find((q) => q.kind === 'common' && !q.tag)!;
   const started = performance.now();
   const extra = args['gateway-node-args']!.split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extra, '--import', './gateway/docs/bench-metrics.ts', 'gateway/server.ts'], {
+  const child = spawn(process.execPath, [...gatewayNodeArgs(extra), '--import', './gateway/docs/bench-metrics.ts', 'gateway/server.ts'], {
     cwd: repoRoot,
     // started as scripts/start.ts and the container start it (gateway/process-tunables.ts)
     env: {

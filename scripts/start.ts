@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runAstroBuild, repoRoot } from './lib/astro-build.ts';
-import { withGatewayTunables } from '../gateway/process-tunables.ts';
+import { gatewayNodeArgs, withGatewayTunables } from '../gateway/process-tunables.ts';
 
 const contentDir = resolve(repoRoot, process.env.CONTENT_DIR || 'content');
 const manifest = resolve(repoRoot, process.env.DIST_DIR || 'dist', 'site', 'build-manifest.json');
@@ -27,6 +27,6 @@ if (stale) {
 }
 
 const server = fileURLToPath(new URL('../gateway/server.ts', import.meta.url));
-const child = spawn(process.execPath, [server], { stdio: 'inherit', cwd: repoRoot, env: withGatewayTunables(process.env) });
+const child = spawn(process.execPath, [...gatewayNodeArgs(), server], { stdio: 'inherit', cwd: repoRoot, env: withGatewayTunables(process.env) });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code) => process.exit(code ?? 0));

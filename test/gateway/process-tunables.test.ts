@@ -2,7 +2,7 @@
 // added for scripts/start.ts, the bench and the tests, and the heap's growth is tuned at
 // start-up — each without overriding an operator's choice.
 import { describe, expect, it } from 'vitest';
-import { MALLOC_TUNABLES, tuneHeapGrowth, withGatewayTunables } from '../../gateway/process-tunables.ts';
+import { GATEWAY_NODE_FLAGS, MALLOC_TUNABLES, gatewayNodeArgs, tuneHeapGrowth, withGatewayTunables } from '../../gateway/process-tunables.ts';
 
 describe.runIf(process.platform === 'linux')('withGatewayTunables', () => {
   it('adds the tunables when none is set', () => {
@@ -35,5 +35,16 @@ describe('tuneHeapGrowth', () => {
     expect(tuneHeapGrowth(['--heap-growing-percent=20'], (f) => set.push(f))).toBe(false);
     expect(tuneHeapGrowth(['--heap_growing_percent=20'], (f) => set.push(f))).toBe(false);
     expect(set).toEqual([]);
+  });
+});
+
+describe('gatewayNodeArgs', () => {
+  it('adds the start-up flags after the operator\'s own arguments', () => {
+    expect(gatewayNodeArgs()).toEqual([...GATEWAY_NODE_FLAGS]);
+    expect(gatewayNodeArgs(['--cpu-prof'])).toEqual(['--cpu-prof', ...GATEWAY_NODE_FLAGS]);
+  });
+  it('keeps a young generation size the operator chose (either spelling)', () => {
+    expect(gatewayNodeArgs(['--max-semi-space-size=64'])).toEqual(['--max-semi-space-size=64']);
+    expect(gatewayNodeArgs(['--max_semi_space_size=8'])).toEqual(['--max_semi_space_size=8']);
   });
 });

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { withGatewayTunables } from '../../gateway/process-tunables.ts';
+import { gatewayNodeArgs, withGatewayTunables } from '../../gateway/process-tunables.ts';
 
 const serverEntry = fileURLToPath(new URL('../../gateway/server.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -51,7 +51,7 @@ async function waitFor(url: string, child: ChildProcess, output: () => string, t
 export async function startGateway(distDir: string, env: Record<string, string> = {}): Promise<RunningGateway> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const assistantPort = env.ASSISTANT_PORT ? Number(env.ASSISTANT_PORT) : await freePort();
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [...gatewayNodeArgs(), serverEntry], {
     cwd: repoRoot,
     env: {
       ...withGatewayTunables(process.env), // as scripts/start.ts starts it
