@@ -364,7 +364,7 @@ async function gateway(): Promise<GatewayResult> {
         loadGen: cores((self.user + self.system) / 1e6),
       };
       const snap = await metrics(gw);
-      r.eventLoop = { p99Ms: snap.eventLoopDelayMs.p99, maxMs: snap.eventLoopDelayMs.max, meanMs: snap.eventLoopDelayMs.mean };
+      r.eventLoop = { p99Ms: snap.eventLoopDelayMs.p99, maxMs: snap.eventLoopDelayMs.max, meanMs: snap.eventLoopDelayMs.mean, worstStall: snap.worstStall };
       r.memoryAfter = snap.memory;
       const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2'));
       if (bad.length) r.notes = `status codes: ${JSON.stringify(r.statusCodes)}`;

@@ -4,7 +4,9 @@
 //   node --import ./gateway/docs/bench-metrics.ts gateway/server.ts
 // On SIGUSR2 it writes a JSON snapshot to BENCH_METRICS_FILE (default
 // ./bench-metrics.json) and starts a fresh histogram, so each load phase is
-// measured on its own; it writes a last snapshot on exit.
+// measured on its own; it writes a last snapshot on exit. The worst stall of a window
+// is attributed: how much of it the main thread spent running (JavaScript, garbage
+// collection, system calls) and how much waiting for a core (the OS scheduler).
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -15,6 +17,8 @@ export interface BenchMetricsSnapshot {
   /** Milliseconds since the previous snapshot (or start). */
   windowMs: number;
   eventLoopDelayMs: { min: number; mean: number; p50: number; p99: number; max: number; samples: number };
+  /** The longest gap between two ticks of a 5 ms timer, and the main thread's CPU time within it (the rest: waiting). */
+  worstStall?: { ms: number; ranMs: number };
   memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number; arrayBuffersBytes: number; anonBytes?: number; anonHugeBytes?: number; fileBytes?: number; heapSpaces?: Record<string, number> };
 }
 
@@ -37,6 +41,20 @@ if (process.env.BENCH_METRICS === '1') {
   histogram.enable();
   let seq = 0;
   let since = performance.now();
+  // the worst stall, from a timer of our own: the histogram cannot say what the thread did meanwhile
+  let worst = { ms: 0, ranMs: 0 };
+  let tick = performance.now();
+  let tickCpu = process.threadCpuUsage();
+  setInterval(() => {
+    const now = performance.now();
+    const gap = now - tick;
+    if (gap > worst.ms) {
+      const cpu = process.threadCpuUsage(tickCpu);
+      worst = { ms: gap, ranMs: (cpu.user + cpu.system) / 1000 };
+    }
+    tick = now;
+    tickCpu = process.threadCpuUsage();
+  }, resolutionMs).unref();
 
   const ms = (ns: number) => ns / 1e6;
   const snapshot = (): void => {
@@ -56,9 +74,11 @@ if (process.env.BENCH_METRICS === '1') {
         max: samples ? late(histogram.max) : 0,
         samples,
       },
+      worstStall: { ms: Math.round(worst.ms * 10) / 10, ranMs: Math.round(Math.min(worst.ranMs, worst.ms) * 10) / 10 },
       memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, heapTotalBytes: mem.heapTotal, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers, ...residentKinds(), heapSpaces: Object.fromEntries(getHeapSpaceStatistics().map((h) => [h.space_name, h.physical_space_size])) },
     };
     histogram.reset();
+    worst = { ms: 0, ranMs: 0 };
     since = performance.now();
     // Write-then-rename so a reader never sees half a file.
     writeFileSync(`${file}.tmp`, JSON.stringify(data));

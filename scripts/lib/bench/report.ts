@@ -122,6 +122,16 @@ export function markdown(r: BenchResult): string {
       lines.push(`| ${l.name} \`${l.path}\` | ${l.rps} | ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms | ${l.errors} | ${ratio} | ${l.bytesPerResponse ? kb(l.bytesPerResponse) : ''} | ${loop} |`);
     }
     lines.push('');
+    // the worst stall of each phase: was the main thread busy (JavaScript, GC) or waiting for a core?
+    const stalls = g.loads.filter((l) => l.eventLoop?.worstStall);
+    if (stalls.length) {
+      lines.push(
+        `Worst stall of the event loop per phase (the longest gap between two ticks of a 5 ms timer): the main thread's own CPU time in it, the rest spent waiting for a core — ${stalls
+          .map((l) => `${l.name} ${l.eventLoop!.worstStall!.ms} ms (ran ${l.eventLoop!.worstStall!.ranMs})`)
+          .join(', ')}.`,
+        '',
+      );
+    }
     // where the two cores went: gateway threads by group, and the load generator (this process) on the same machine
     lines.push(
       ...phaseTable(g.loads, ['CPU during the phase (cores busy)', 'gateway main thread', 'search workers', 'V8 helper threads', 'other gateway threads', 'load generator', 'total'], (l) => l.cpu, (c) =>
