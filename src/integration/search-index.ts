@@ -36,13 +36,18 @@ export function indexableHtml(html: string): string {
 }
 
 /**
- * Pagefind's service binary allocates with jemalloc. Its default (freed pages kept ≈10 s)
- * is left alone on purpose: returning them at once (`_RJEM_MALLOC_CONF=dirty_decay_ms:0`)
- * lowered the build's peak by only ≈0.1 GB but doubled the bundle phase at 10,000 pages
- * (34 → 66–75 s: page faults and madvise on every reuse); 1 s decay: 50 s, −0.06 GB.
- * Operators can still set _RJEM_MALLOC_CONF themselves; the service inherits it.
+ * Pagefind's service binary allocates with jemalloc (configured through `_RJEM_MALLOC_CONF`,
+ * which the service inherits; an operator's own value wins). At 10,000 pages, measured on the
+ * Pagefind step alone (tree peak, 2 runs each): jemalloc's default of 4 arenas per core and
+ * freed pages kept ≈10 s, 3.28–3.31 GB in 19.1–20.3 s; one arena, 2.97 GB in 18.3–18.7 s;
+ * one arena and freed pages kept 5 s, 2.89 GB in 19.7 s; 2 s, 2.86 GB in 20.1–20.5 s.
+ * Returning freed pages at once (`dirty_decay_ms:0`) had doubled the bundle phase on a VM
+ * with slow page faults (34 → 66–75 s: page faults and madvise on every reuse).
  */
+export const PAGEFIND_MALLOC_CONF = 'narenas:1,dirty_decay_ms:5000';
+
 async function createIndex(): Promise<pagefind.PagefindIndex> {
+  process.env._RJEM_MALLOC_CONF ??= PAGEFIND_MALLOC_CONF; // read by the service when it starts, below
   const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
   if (!index) throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
   return index;
