@@ -40,6 +40,7 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: int(1024, 10 * 1024 * 1024).default(65_536),
   SEARCH_WORKERS: int(1, 64).optional(),
   SEARCH_CACHE_SIZE: int(0, 1_000_000).optional(),
+  SEARCH_CACHE_MB: int(0, 65_536).optional(),
   LLM_BASE_URL: httpUrl.optional(),
   LLM_MODEL: z.string().trim().min(1).optional(),
   LLM_API_KEY: z.string().optional(),
@@ -67,7 +68,7 @@ export interface GatewayConfig {
   redisUrl?: string;
   deprecations: Deprecation[];
   bodyLimitBytes: number;
-  search: { workers?: number; cacheSize?: number };
+  search: { workers?: number; cacheSize?: number; cacheBytes?: number };
   /** Undefined when no model backend is configured (extractive answers). */
   llm?: LlmConfig;
   assistant: {
@@ -156,7 +157,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Gateway
     redisUrl: e.REDIS_URL,
     deprecations,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
-    search: { workers: e.SEARCH_WORKERS, cacheSize: e.SEARCH_CACHE_SIZE },
+    search: { workers: e.SEARCH_WORKERS, cacheSize: e.SEARCH_CACHE_SIZE, cacheBytes: e.SEARCH_CACHE_MB === undefined ? undefined : e.SEARCH_CACHE_MB * 1024 * 1024 },
     llm:
       e.LLM_BASE_URL && e.LLM_MODEL
         ? {

@@ -49,6 +49,7 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
       siteDir: config.siteDir,
       workers: config.search.workers,
       cacheSize: config.search.cacheSize,
+      cacheBytes: config.search.cacheBytes,
       // the build's prebuilt engine index (src/integration/search-index.ts), when present and of this build
       prebuiltIndexDir: existsSync(prebuiltIndexDir) ? prebuiltIndexDir : undefined,
       buildId,

@@ -124,6 +124,7 @@ describe('configuration errors stop startup with the variable named', () => {
     [{ LLM_BASE_URL: 'http://localhost:11434/v1' }, 'LLM_MODEL'],
     [{ LLM_BASE_URL: 'not a url', LLM_MODEL: 'm' }, 'LLM_BASE_URL'],
     [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+    [{ SEARCH_CACHE_MB: '-1' }, 'SEARCH_CACHE_MB'],
     [{ ASSISTANT_ENABLED: 'true', PORT: '0', ASSISTANT_PORT: '0', ASSISTANT_BLOCKED_PATTERNS: '["(unclosed"]' }, 'ASSISTANT_BLOCKED_PATTERNS'],
   ];
   for (const [env, name] of cases) {
@@ -143,6 +144,9 @@ describe('configuration errors stop startup with the variable named', () => {
     }
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    // the search cache's memory bound: MiB in, bytes out; unset leaves the engine's default
+    expect(loadConfig({ SEARCH_CACHE_MB: '64' }).search.cacheBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({}).search.cacheBytes).toBeUndefined();
   });
 
   it('resolves client addresses as documented', () => {
