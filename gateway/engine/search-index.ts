@@ -5,7 +5,8 @@
  *
  * Why not Pagefind's WASM search server-side: on a 10,000-page corpus a query for a common term returns every page
  * with every word location (17 MB of JSON) and takes 100–800 ms and ~250 MB per instance; this index answers the
- * same query in a few ms, with all large arrays in SharedArrayBuffers shared by all workers.
+ * same query in a few ms, its arrays in SharedArrayBuffers shared by all workers or, for the two that a query reads
+ * only a little of (page texts, section postings), left in the index files.
  *
  * Layout: the pages are split into segments, built in parallel child processes (search-build.ts) and written as
  * files (search-index-file.ts); every query worker maps every segment (SharedArrayBuffer views: no copies).

@@ -4,7 +4,8 @@
  * Startup: check `pagefind-entry.json` (clear error, nothing else touched when missing), load build-manifest.json
  * (buildId), then load the index segments from the index cache (keyed by a fingerprint of the bundle entry, the
  * build id and the engine code) or build them in parallel child processes (search-build.ts), and install them —
- * SharedArrayBuffers, shared not copied — into every query worker.
+ * SharedArrayBuffers, shared not copied, with the files kept open for the page texts and section postings that
+ * queries read on demand — into every query worker.
  *
  * Startup loads, in this order: the build's prebuilt index (`prebuiltIndexDir`, i.e. `<DIST_DIR>/search-index/<tree>`
  * written by the build, read-only), the index cache, or builds it.
@@ -552,7 +553,8 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     buildId = opts.buildId === undefined ? (await loadManifest(opts.siteDir)).buildId : await opts.buildId;
     const fingerprint = fingerprintOf(entry, buildId);
     // Build one segment per worker in child processes (their transient memory is returned to the OS when they
-    // exit), load the segment files into SharedArrayBuffers and install them, shared, into every query worker.
+    // exit), open the segment files (hot parts read into SharedArrayBuffers, the files kept open for the cold
+    // arrays) and install them, shared, into every query worker.
     const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, prebuiltDir: opts.prebuiltIndexDir, prefetched });
     built = r.built;
     pool.files = r.segments; // closed with the pool
