@@ -1,13 +1,15 @@
 // `npm run bench`: the performance benchmark of issue 5. Not part of `npm test`.
 //
-//   npm run bench [-- --pages 10000 --duration 12 --connections 50 --skip-build --only search,ask]
+//   npm run bench [-- --pages 10000 --duration 12 --connections 50 --skip-build --only health,search,bound]
 //
 // 1. generates a deterministic corpus into bench/corpus/content (scripts/gen-corpus.ts);
 // 2. runs the production build on it (DIST_DIR=bench/corpus/dist), sampling the summed
 //    RSS of the whole build process tree every 100 ms;
 // 3. starts the gateway on the result (RATE_LIMIT_MAX raised: the limiter stays on the
 //    hot path), measures cold start, then drives autocannon at each route;
-// 4. writes bench/results/latest.json and latest.md (other page counts: n<pages>.*)
+// 4. records the gateway's answers to the search mix, stops it, and replays the same
+//    draws against a bare node:http server answering from memory: the machine's bound;
+// 5. writes bench/results/latest.json and latest.md (other page counts: n<pages>.*)
 //    and prints the table.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,8 @@ import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
 import { Rng } from './lib/bench/random.ts';
 import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds } from './lib/bench/proc.ts';
 import { askRequests, freePort, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
-import { evaluateTargets, markdown, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
+import { recordAnswers } from './lib/bench/answers.ts';
+import { evaluateTargets, markdown, type BareBoundResult, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
 import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
 import { gatewayNodeArgs, withGatewayTunables } from '../gateway/process-tunables.ts';
 
@@ -52,6 +55,9 @@ const siteDir = join(distDir, 'site');
 const cacheDir = join(benchDir, 'corpus', '.astro-cache');
 const resultsDir = join(benchDir, 'results');
 const only = args.only ? new Set(args.only.split(',')) : undefined;
+/** The bare server's phases (bareBound): on in a full run, or with `--only bound`. */
+const runBound = !args['skip-gateway'] && (!only || only.has('bound'));
+const answersFile = join(benchDir, 'corpus', `answers-${process.pid}.bin`);
 const log = (msg: string) => console.log(`[bench] ${msg}`);
 
 function dirBytes(dir: string): number {
@@ -236,6 +242,41 @@ async function metrics(gw: Gateway): Promise<BenchMetricsSnapshot> {
   throw new Error('gateway wrote no bench metrics (was it started with --import gateway/docs/bench-metrics.ts?)');
 }
 
+type Phase = { name: string; path: string; run: () => Promise<LoadResult> };
+
+/** Runs each phase (those `--only` keeps) against a measured process: load, then its CPU, event loop and memory. */
+async function runPhases(gw: Gateway, phases: Phase[], selected = (name: string) => !only || only.has(name)): Promise<LoadResult[]> {
+  const loads: LoadResult[] = [];
+  for (const phase of phases) {
+    if (!selected(phase.name)) continue;
+    await metrics(gw); // reset the histogram: each phase on its own
+    const cpu0 = threadCpuSeconds(gw.child.pid!);
+    const self0 = process.cpuUsage();
+    const t0 = performance.now();
+    const r = await phase.run();
+    const wallS = (performance.now() - t0) / 1000;
+    const cpu1 = threadCpuSeconds(gw.child.pid!);
+    const self = process.cpuUsage(self0);
+    const cores = (s: number) => Math.round((s / wallS) * 100) / 100;
+    r.cpu = {
+      main: cores(cpu1.main - cpu0.main),
+      workers: cores(cpu1.workers - cpu0.workers),
+      v8: cores(cpu1.v8 - cpu0.v8),
+      other: cores(cpu1.other - cpu0.other),
+      loadGen: cores((self.user + self.system) / 1e6),
+    };
+    const snap = await metrics(gw);
+    r.eventLoop = { p99Ms: snap.eventLoopDelayMs.p99, maxMs: snap.eventLoopDelayMs.max, meanMs: snap.eventLoopDelayMs.mean, worstStall: snap.worstStall };
+    r.memoryAfter = snap.memory;
+    const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2'));
+    if (bad.length) r.notes = `status codes: ${JSON.stringify(r.statusCodes)}`;
+    log(`${r.name}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}${bad.length ? ` ${JSON.stringify(r.statusCodes)}` : ''}, loop max ${r.eventLoop.maxMs} ms`);
+    loads.push(r);
+    await sleep(500);
+  }
+  return loads;
+}
+
 async function probe(gw: Gateway, querySet: QuerySet): Promise<GatewayResult['probes']> {
   // The least popular queries: the load phase almost never draws them, so these
   // measure the uncached cost of each kind, one request at a time.
@@ -344,37 +385,15 @@ async function gateway(): Promise<GatewayResult> {
       },
     ];
 
-    const loads: LoadResult[] = [];
-    for (const phase of phases) {
-      if (only && !only.has(phase.name)) continue;
-      await metrics(gw); // reset the histogram: each phase on its own
-      const cpu0 = threadCpuSeconds(gw.child.pid!);
-      const self0 = process.cpuUsage();
-      const t0 = performance.now();
-      const r = await phase.run();
-      const wallS = (performance.now() - t0) / 1000;
-      const cpu1 = threadCpuSeconds(gw.child.pid!);
-      const self = process.cpuUsage(self0);
-      const cores = (s: number) => Math.round((s / wallS) * 100) / 100;
-      r.cpu = {
-        main: cores(cpu1.main - cpu0.main),
-        workers: cores(cpu1.workers - cpu0.workers),
-        v8: cores(cpu1.v8 - cpu0.v8),
-        other: cores(cpu1.other - cpu0.other),
-        loadGen: cores((self.user + self.system) / 1e6),
-      };
-      const snap = await metrics(gw);
-      r.eventLoop = { p99Ms: snap.eventLoopDelayMs.p99, maxMs: snap.eventLoopDelayMs.max, meanMs: snap.eventLoopDelayMs.mean, worstStall: snap.worstStall };
-      r.memoryAfter = snap.memory;
-      const bad = Object.entries(r.statusCodes).filter(([c]) => !c.startsWith('2'));
-      if (bad.length) r.notes = `status codes: ${JSON.stringify(r.statusCodes)}`;
-      log(`${r.name}: ${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}${bad.length ? ` ${JSON.stringify(r.statusCodes)}` : ''}, loop max ${r.eventLoop.maxMs} ms`);
-      loads.push(r);
-      await sleep(500);
-    }
+    const loads = await runPhases(gw, phases);
     const after = await metrics(gw);
     clearInterval(rssTimer);
     peakRss = Math.max(peakRss, statusBytes(gw.child.pid!, 'VmHWM'));
+    // after the gateway's numbers are taken: the bare server replays the mix with the gateway's own answers (bareBound)
+    if (runBound) {
+      const rec = await recordAnswers(gw.url, querySet.queries, answersFile);
+      log(`recorded ${rec.answers} search answers (${(rec.bytes / 1e6).toFixed(0)} MB) for the bare server`);
+    }
     return {
       coldStartMs,
       listeningMs: cold.listeningMs,
@@ -394,6 +413,53 @@ async function gateway(): Promise<GatewayResult> {
     await stopGateway(gw);
     rmSync(gw.metricsFile, { force: true });
     rmSync(gatewayTmp, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------- machine bound
+/**
+ * The same search mix (same seed: the same draws), answered by a bare node:http server from the gateway's recorded
+ * answers in memory, with the gateway stopped: the most any server can do on this machine with these answers and
+ * this load generator on the same two cores. Its health phase is the bare server's own baseline.
+ */
+async function bareBound(querySet: QuerySet): Promise<BareBoundResult> {
+  const port = await freePort();
+  const metricsFile = join(benchDir, 'corpus', `bare-metrics-${process.pid}.json`);
+  rmSync(metricsFile, { force: true });
+  const child = spawn(process.execPath, ['--import', './gateway/docs/bench-metrics.ts', 'scripts/lib/bench/bare-server.ts', answersFile, String(port)], {
+    cwd: repoRoot,
+    env: { ...process.env, BENCH_METRICS: '1', BENCH_METRICS_FILE: metricsFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20000)));
+  child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20000)));
+  const server: Gateway = { child, url: `http://127.0.0.1:${port}`, metricsFile, output: () => out, seq: 0 };
+  try {
+    for (const deadline = performance.now() + 60_000; ; await sleep(50)) {
+      if (child.exitCode !== null || performance.now() > deadline) throw new Error(`bare server did not start:\n${out}`);
+      try {
+        const res = await fetch(`${server.url}/api/health`);
+        await res.arrayBuffer();
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+    }
+    const stream = new QueryStream(querySet.queries, querySet.popularityExponent, `${args.seed}:search-traffic`);
+    const loads = await runPhases(
+      server,
+      [
+        { name: 'health', path: '/api/health', run: () => runLoad({ name: 'health', path: '/api/health (bare)', url: `${server.url}/api/health`, connections, durationS }) },
+        { name: 'search', path: '/api/search (mix, bare)', run: () => runLoad({ name: 'search', path: '/api/search (mix, bare)', url: server.url, connections, durationS, requests: searchRequests(stream, { cursorPages: 0 }) }) },
+      ],
+      () => true,
+    );
+    return { loads };
+  } finally {
+    await stopGateway(server);
+    rmSync(metricsFile, { force: true });
+    rmSync(answersFile, { force: true });
   }
 }
 
@@ -423,6 +489,10 @@ if (!args['skip-build']) {
   throw new Error(`--skip-build: no build in ${distDir}`);
 }
 if (!args['skip-gateway']) result.gateway = await gateway();
+if (runBound) {
+  const querySet = JSON.parse(readFileSync(join(corpusDir, 'queries.json'), 'utf8')) as QuerySet;
+  result.bound = await bareBound(querySet);
+}
 result.targets = evaluateTargets(result);
 
 mkdirSync(resultsDir, { recursive: true });

@@ -31,6 +31,11 @@ export interface GatewayResult {
   queryMix: { distinct: number; drawn: number; cursorPages: number };
 }
 
+/** The bare server's run of the same search mix (scripts/lib/bench/bare-server.ts): the machine's bound. */
+export interface BareBoundResult {
+  loads: LoadResult[];
+}
+
 export interface BenchResult {
   version: 1;
   date: string;
@@ -39,6 +44,7 @@ export interface BenchResult {
   corpus: Record<string, unknown>;
   build?: BuildResult;
   gateway?: GatewayResult;
+  bound?: BareBoundResult;
   targets: Target[];
 }
 
@@ -62,6 +68,24 @@ function phaseTable<T>(loads: LoadResult[], columns: string[], pick: (l: LoadRes
 }
 const gb = (b: number) => `${(b / 1024 ** 3).toFixed(2)} GB`;
 
+/** One row per load phase: throughput, latency, errors, the ratio to each baseline, answer size, event loop. */
+function routeTable(first: string, loads: LoadResult[], baselines: [string, LoadResult | undefined][]): string[] {
+  const lines = [`| ${first} | req/s | p50 | p99 | max | errors | ${baselines.map(([label]) => label).join(' | ')} | mean response | loop p99 / max |`, `|---|---:|---:|---:|---:|---:|${'---:|'.repeat(baselines.length)}---:|---:|`];
+  for (const l of loads) {
+    const ratios = baselines.map(([, base]) => (base ? `${((100 * l.rps) / base.rps).toFixed(0)}%` : ''));
+    const loop = l.eventLoop ? `${l.eventLoop.p99Ms} / ${l.eventLoop.maxMs} ms` : '';
+    lines.push(`| ${l.name} \`${l.path}\` | ${l.rps} | ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms | ${l.errors} | ${ratios.join(' | ')} | ${l.bytesPerResponse ? kb(l.bytesPerResponse) : ''} | ${loop} |`);
+  }
+  return [...lines, ''];
+}
+
+/** Where the two cores went in each phase: the server's threads by group, and the load generator on the same machine. */
+function cpuTable(loads: LoadResult[], first: string, server = 'gateway'): string[] {
+  return phaseTable(loads, [first, `${server} main thread`, 'search workers', 'V8 helper threads', `other ${server} threads`, 'load generator', 'total'], (l) => l.cpu, (c) =>
+    [c.main, c.workers, c.v8, c.other, c.loadGen, c.main + c.workers + c.v8 + c.other + c.loadGen].map((x) => x.toFixed(2)),
+  );
+}
+
 export function evaluateTargets(r: BenchResult): Target[] {
   const t: Target[] = [];
   const add = (name: string, target: string, value: number | undefined, fmt: (v: number) => string, ok?: (v: number) => boolean) =>
@@ -81,6 +105,12 @@ export function evaluateTargets(r: BenchResult): Target[] {
     (v) => `${v.toFixed(0)}%`,
     (v) => v >= 25,
   );
+  // what a server doing no work at all reaches with the same answers on this machine (info: no target of its own)
+  const bare = (name: string) => r.bound?.loads.find((l) => l.name === name);
+  const bareSearch = bare('search');
+  add('search throughput, bare server with the same answers, vs gateway health', '(bound)', bareSearch && health ? (100 * bareSearch.rps) / health.rps : undefined, (v) => `${v.toFixed(0)}%`);
+  add('search p99, bare server with the same answers', '(bound)', bareSearch?.p99Ms, (v) => `${v} ms`);
+  add('event-loop delay max, bare server (health, search)', '(bound)', r.bound ? Math.max(0, ...r.bound.loads.map((l) => l.eventLoop?.maxMs ?? 0)) : undefined, (v) => `${v} ms`);
   add('ask (list) p99', '≤ 30 ms', load('ask')?.p99Ms, (v) => `${v} ms`, (v) => v <= 30);
   add('batch (20 pages) p99', '≤ 30 ms', load('batch')?.p99Ms, (v) => `${v} ms`, (v) => v <= 30);
   add('event-loop delay max', '≤ 20 ms', g?.eventLoop.maxMs, (v) => `${v} ms`, (v) => v <= 20);
@@ -115,13 +145,7 @@ export function markdown(r: BenchResult): string {
   if (r.gateway) {
     const g = r.gateway;
     const health = g.loads.find((l) => l.name === 'health');
-    lines.push('| Route | req/s | p50 | p99 | max | errors | vs health | mean response | loop p99 / max |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-    for (const l of g.loads) {
-      const ratio = health ? `${((100 * l.rps) / health.rps).toFixed(0)}%` : '';
-      const loop = l.eventLoop ? `${l.eventLoop.p99Ms} / ${l.eventLoop.maxMs} ms` : '';
-      lines.push(`| ${l.name} \`${l.path}\` | ${l.rps} | ${l.p50Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms | ${l.errors} | ${ratio} | ${l.bytesPerResponse ? kb(l.bytesPerResponse) : ''} | ${loop} |`);
-    }
-    lines.push('');
+    lines.push(...routeTable('Route', g.loads, [['vs health', health]]));
     // the worst stall of each phase: was the main thread busy (JavaScript, GC) or waiting for a core?
     const stalls = g.loads.filter((l) => l.eventLoop?.worstStall);
     if (stalls.length) {
@@ -133,11 +157,7 @@ export function markdown(r: BenchResult): string {
       );
     }
     // where the two cores went: gateway threads by group, and the load generator (this process) on the same machine
-    lines.push(
-      ...phaseTable(g.loads, ['CPU during the phase (cores busy)', 'gateway main thread', 'search workers', 'V8 helper threads', 'other gateway threads', 'load generator', 'total'], (l) => l.cpu, (c) =>
-        [c.main, c.workers, c.v8, c.other, c.loadGen, c.main + c.workers + c.v8 + c.other + c.loadGen].map((x) => x.toFixed(2)),
-      ),
-    );
+    lines.push(...cpuTable(g.loads, 'CPU during the phase (cores busy)'));
     // what the resident memory is made of after each phase (anonymous: heaps, malloc, the index; file: code, mapped files)
     lines.push(
       ...phaseTable(g.loads, ['Gateway memory after the phase', 'RSS', 'anonymous (of it huge pages)', 'file-backed', 'main JS heap used / total', 'array buffers (index included)'], (l) => l.memoryAfter, (m) => [
@@ -158,6 +178,16 @@ export function markdown(r: BenchResult): string {
       for (const [k, p] of Object.entries(g.probes)) lines.push(`| ${k} | ${p.n} | ${p.medianMs} ms | ${p.maxMs} ms | ${p.medianTotal} |`);
       lines.push('');
     }
+  }
+  if (r.bound) {
+    const gwHealth = r.gateway?.loads.find((l) => l.name === 'health');
+    const bareHealth = r.bound.loads.find((l) => l.name === 'health');
+    lines.push(
+      'The machine\'s bound: the same search mix (the same draws), answered with the gateway\'s own recorded answers from memory by a bare `node:http` server (`scripts/lib/bench/bare-server.ts`: no routing, rate limiter, search, cache or common headers), the gateway stopped. No gateway can beat it on this machine with these answers and this load generator.',
+      '',
+      ...routeTable('Bare server, same answers', r.bound.loads, [['vs its health', bareHealth], ['vs gateway health', gwHealth]]),
+      ...cpuTable(r.bound.loads, 'CPU, bare server (cores busy)', 'server'),
+    );
   }
   lines.push('| Target | Goal | Measured | Pass |', '|---|---|---|---|');
   for (const t of r.targets) lines.push(`| ${t.name} | ${t.target} | ${t.value} | ${t.pass === null ? '—' : t.pass ? 'pass' : '**FAIL**'} |`);
