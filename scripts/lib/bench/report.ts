@@ -106,11 +106,12 @@ export function evaluateTargets(r: BenchResult): Target[] {
     (v) => v >= 25,
   );
   // what a server doing no work at all reaches with the same answers on this machine (info: no target of its own)
-  const bare = (name: string) => r.bound?.loads.find((l) => l.name === name);
-  const bareSearch = bare('search');
-  add('search throughput, bare server with the same answers, vs gateway health', '(bound)', bareSearch && health ? (100 * bareSearch.rps) / health.rps : undefined, (v) => `${v.toFixed(0)}%`);
-  add('search p99, bare server with the same answers', '(bound)', bareSearch?.p99Ms, (v) => `${v} ms`);
-  add('event-loop delay max, bare server (health, search)', '(bound)', r.bound ? Math.max(0, ...r.bound.loads.map((l) => l.eventLoop?.maxMs ?? 0)) : undefined, (v) => `${v} ms`);
+  if (r.bound) {
+    const bareSearch = r.bound.loads.find((l) => l.name === 'search');
+    add('search throughput, bare server with the same answers, vs gateway health', '(bound)', bareSearch && health ? (100 * bareSearch.rps) / health.rps : undefined, (v) => `${v.toFixed(0)}%`);
+    add('search p99, bare server with the same answers', '(bound)', bareSearch?.p99Ms, (v) => `${v} ms`);
+    add('event-loop delay max, bare server (health, search)', '(bound)', Math.max(0, ...r.bound.loads.map((l) => l.eventLoop?.maxMs ?? 0)), (v) => `${v} ms`);
+  }
   add('ask (list) p99', '≤ 30 ms', load('ask')?.p99Ms, (v) => `${v} ms`, (v) => v <= 30);
   add('batch (20 pages) p99', '≤ 30 ms', load('batch')?.p99Ms, (v) => `${v} ms`, (v) => v <= 30);
   add('event-loop delay max', '≤ 20 ms', g?.eventLoop.maxMs, (v) => `${v} ms`, (v) => v <= 20);
