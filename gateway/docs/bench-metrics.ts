@@ -18,7 +18,7 @@ export interface BenchMetricsSnapshot {
   windowMs: number;
   eventLoopDelayMs: { min: number; mean: number; p50: number; p99: number; max: number; samples: number };
   /** The longest gap between two ticks of a 5 ms timer, and the main thread's CPU time within it (the rest: waiting). */
-  worstStall?: { ms: number; ranMs: number };
+  worstStall?: { ms: number; ranMs: number; /** when it ended, ms into the window */ atMs?: number };
   memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number; arrayBuffersBytes: number; anonBytes?: number; anonHugeBytes?: number; fileBytes?: number; heapSpaces?: Record<string, number> };
 }
 
@@ -42,7 +42,7 @@ if (process.env.BENCH_METRICS === '1') {
   let seq = 0;
   let since = performance.now();
   // the worst stall, from a timer of our own: the histogram cannot say what the thread did meanwhile
-  let worst = { ms: 0, ranMs: 0 };
+  let worst = { ms: 0, ranMs: 0, atMs: 0 };
   let tick = performance.now();
   let tickCpu = process.threadCpuUsage();
   setInterval(() => {
@@ -50,7 +50,7 @@ if (process.env.BENCH_METRICS === '1') {
     const gap = now - tick;
     if (gap > worst.ms) {
       const cpu = process.threadCpuUsage(tickCpu);
-      worst = { ms: gap, ranMs: (cpu.user + cpu.system) / 1000 };
+      worst = { ms: gap, ranMs: (cpu.user + cpu.system) / 1000, atMs: now - since };
     }
     tick = now;
     tickCpu = process.threadCpuUsage();
@@ -74,11 +74,11 @@ if (process.env.BENCH_METRICS === '1') {
         max: samples ? late(histogram.max) : 0,
         samples,
       },
-      worstStall: { ms: Math.round(worst.ms * 10) / 10, ranMs: Math.round(Math.min(worst.ranMs, worst.ms) * 10) / 10 },
+      worstStall: { ms: Math.round(worst.ms * 10) / 10, ranMs: Math.round(Math.min(worst.ranMs, worst.ms) * 10) / 10, atMs: Math.round(worst.atMs) },
       memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, heapTotalBytes: mem.heapTotal, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers, ...residentKinds(), heapSpaces: Object.fromEntries(getHeapSpaceStatistics().map((h) => [h.space_name, h.physical_space_size])) },
     };
     histogram.reset();
-    worst = { ms: 0, ranMs: 0 };
+    worst = { ms: 0, ranMs: 0, atMs: 0 };
     since = performance.now();
     // Write-then-rename so a reader never sees half a file.
     writeFileSync(`${file}.tmp`, JSON.stringify(data));

@@ -152,7 +152,10 @@ export function markdown(r: BenchResult): string {
     if (stalls.length) {
       lines.push(
         `Worst stall of the event loop per phase (the longest gap between two ticks of a 5 ms timer): the main thread's own CPU time in it, the rest spent waiting for a core — ${stalls
-          .map((l) => `${l.name} ${l.eventLoop!.worstStall!.ms} ms (ran ${l.eventLoop!.worstStall!.ranMs})`)
+          .map((l) => {
+            const w = l.eventLoop!.worstStall!;
+            return `${l.name} ${w.ms} ms (ran ${w.ranMs}${w.atMs === undefined ? '' : `; ${(w.atMs / 1000).toFixed(1)} s into the phase`})`;
+          })
           .join(', ')}.`,
         '',
       );
