@@ -3,6 +3,7 @@
 import { docPathPattern, type BatchMarkdownEntryT } from '../contract/docs-api.ts';
 import type { ManifestPage } from '../engine/manifest.ts';
 import { BufferPieces } from '../http/buffer-pieces.ts';
+import { limitConcurrency } from '../limits/concurrency.ts';
 import type { DocsRuntime } from './runtime.ts';
 
 export type PathCheck = { ok: true; pagePath: string } | { ok: false; status: 400; detail: string };
@@ -125,6 +126,8 @@ class EntryCache {
 }
 
 const entryCaches = new WeakMap<DocsRuntime, EntryCache>();
+/** Twin reads under way at once (limits/concurrency.ts: a cold burst would otherwise stall the event loop). */
+const twinReads = limitConcurrency(8);
 
 function encodedEntry(rt: DocsRuntime, page: ManifestPage): EncodedEntry | Promise<EncodedEntry> {
   let cache = entryCaches.get(rt);
@@ -135,7 +138,7 @@ function encodedEntry(rt: DocsRuntime, page: ManifestPage): EncodedEntry | Promi
   if (!p) {
     const c = cache;
     p = (async () => {
-      const markdown = await pageMarkdown(rt, page, { cache: false });
+      const markdown = await twinReads(() => pageMarkdown(rt, page, { cache: false }));
       const head = `{"path":${JSON.stringify(page.path)}`;
       const e: EncodedEntry = { bytes: Buffer.from(`${head},"ok":true,"title":${JSON.stringify(page.title)},"markdown":${JSON.stringify(markdown)}}`, 'utf8'), headLen: Buffer.byteLength(head), hot: false };
       c.set(page.path, e);
