@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { isMainThread } from 'node:worker_threads';
 
 export interface BenchMetricsSnapshot {
   seq: number;
@@ -34,7 +35,8 @@ function residentKinds(): { anonBytes?: number; anonHugeBytes?: number; fileByte
   }
 }
 
-if (process.env.BENCH_METRICS === '1') {
+// --import is inherited by worker threads: measure the main thread's loop only (a query worker's loop is meant to be busy)
+if (process.env.BENCH_METRICS === '1' && isMainThread) {
   const file = process.env.BENCH_METRICS_FILE || 'bench-metrics.json';
   const resolutionMs = 5;
   const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
