@@ -81,6 +81,11 @@ function corpus(): Record<string, unknown> {
   return { ...stats, seed: args.seed };
 }
 
+/** The corpus's query set (gen-corpus.ts): the search mix every load phase draws from. */
+function readQuerySet(): QuerySet {
+  return JSON.parse(readFileSync(join(corpusDir, 'queries.json'), 'utf8')) as QuerySet;
+}
+
 // ---------------------------------------------------------------- build
 /** Phase boundaries, from the lines Astro and the agent-docs integration print. */
 const phaseMarks: [string, RegExp][] = [
@@ -173,7 +178,7 @@ async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldS
   const assistantPort = await freePort();
   const metricsFile = join(benchDir, 'corpus', `gateway-metrics-${process.pid}.json`);
   rmSync(metricsFile, { force: true });
-  const querySet = JSON.parse(readFileSync(join(corpusDir, 'queries.json'), 'utf8')) as QuerySet;
+  const querySet = readQuerySet();
   // A common term: the first search has to load the most index chunks.
   const first = querySet.queries.find((q) => q.kind === 'common' && !q.tag)!;
   const started = performance.now();
@@ -302,7 +307,7 @@ async function probe(gw: Gateway, querySet: QuerySet): Promise<GatewayResult['pr
 }
 
 async function gateway(): Promise<GatewayResult> {
-  const querySet = JSON.parse(readFileSync(join(corpusDir, 'queries.json'), 'utf8')) as QuerySet;
+  const querySet = readQuerySet();
   const manifest = JSON.parse(readFileSync(join(siteDir, 'build-manifest.json'), 'utf8')) as { pages: { path: string; md: string }[] };
   rmSync(gatewayTmp, { recursive: true, force: true });
   mkdirSync(gatewayTmp, { recursive: true });
@@ -489,10 +494,7 @@ if (!args['skip-build']) {
   throw new Error(`--skip-build: no build in ${distDir}`);
 }
 if (!args['skip-gateway']) result.gateway = await gateway();
-if (runBound) {
-  const querySet = JSON.parse(readFileSync(join(corpusDir, 'queries.json'), 'utf8')) as QuerySet;
-  result.bound = await bareBound(querySet);
-}
+if (runBound) result.bound = await bareBound(readQuerySet());
 result.targets = evaluateTargets(result);
 
 mkdirSync(resultsDir, { recursive: true });

@@ -23,7 +23,7 @@ export interface LoadResult {
   /** Mean bytes read per response (headers included): what the client had to receive. */
   bytesPerResponse: number;
   /** Filled by the caller: event-loop delay inside the gateway during this phase. */
-  eventLoop?: { p99Ms: number; maxMs: number; meanMs: number; worstStall?: { ms: number; ranMs: number; atMs?: number } };
+  eventLoop?: { p99Ms: number; maxMs: number; meanMs: number; worstStall?: BenchMetricsSnapshot['worstStall'] };
   /** Filled by the caller: cores kept busy during this phase (CPU seconds per second) — gateway thread groups, and the load generator. */
   cpu?: { main: number; workers: number; v8: number; other: number; loadGen: number };
   /** Filled by the caller: the gateway's memory right after this phase. */
