@@ -1,15 +1,18 @@
 // Assistant-only settings that gateway/config.ts does not carry: the content policy.
 //   ASSISTANT_CONTENT_POLICY    `default` (built-in prompt-injection and abuse patterns) or `off`
-//   ASSISTANT_BLOCKED_PATTERNS  JSON array of extra regular expressions (case-insensitive, matched
-//                               against lower-cased, NFKC-normalized text), e.g. ["\\bcasino\\b"]
+//   ASSISTANT_BLOCKED_PATTERNS  JSON array of extra regular expressions in RE2 syntax (linear time:
+//                               no lookaround or backreferences; case-insensitive, matched against
+//                               lower-cased, NFKC-normalized text), e.g. ["\\bcasino\\b"]
 // Everything else (port, origin, allowed origins, rate limit, LLM backend, Redis, trust proxy)
 // comes from the shared GatewayConfig.
 import { z } from 'zod';
+import type { RE2JS } from 're2js';
 import { ConfigError } from '../config.ts';
+import { compileBlockedPattern } from './policy.ts';
 
 export interface AssistantPolicyConfig {
   builtIn: boolean;
-  patterns: RegExp[];
+  patterns: RE2JS[];
 }
 
 const schema = z.object({
@@ -24,7 +27,7 @@ export function loadAssistantPolicyConfig(env: Record<string, string | undefined
     const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  - ${lines.join('\n  - ')}`);
   }
-  const patterns: RegExp[] = [];
+  const patterns: RE2JS[] = [];
   const raw = parsed.data.ASSISTANT_BLOCKED_PATTERNS;
   if (raw) {
     let list: unknown;
@@ -38,9 +41,9 @@ export function loadAssistantPolicyConfig(env: Record<string, string | undefined
     }
     for (const source of list as string[]) {
       try {
-        patterns.push(new RegExp(source, 'iu'));
+        patterns.push(compileBlockedPattern(source));
       } catch (err) {
-        throw new ConfigError(`Invalid configuration:\n  - ASSISTANT_BLOCKED_PATTERNS: ${JSON.stringify(source)} is not a valid regular expression (${(err as Error).message})`);
+        throw new ConfigError(`Invalid configuration:\n  - ASSISTANT_BLOCKED_PATTERNS: ${JSON.stringify(source)} is not a valid RE2 regular expression (lookaround and backreferences are not supported: ${(err as Error).message})`);
       }
     }
   }

@@ -226,6 +226,22 @@ describe('POST /api/chat', () => {
     expect(fake.requests.length).toBe(before);
   });
 
+  it('checks line-break floods at the maximum size without stalling the gateway (the policy cannot backtrack)', { timeout: 10_000 }, async () => {
+    const flood = '\r\n'.repeat(999) + 'x';
+    const messages = Array.from({ length: 20 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: flood }));
+    messages[19] = { role: 'user', content: flood };
+    const [chatted, asked, health] = await Promise.all([
+      chat(JSON.stringify({ messages })),
+      ask(flood),
+      fetch(`${gw.url}/api/health`),
+    ]);
+    // Alternating characters are no flood and match no rule: both are answered.
+    expect(chatted.status).toBe(200);
+    expect(asked.status).toBe(200);
+    await Promise.all([chatted.text(), asked.text()]);
+    expect(health.status).toBe(200);
+  });
+
   it('answers 503 unavailable when the model backend does not answer in time', async () => {
     fake.setMode('hang');
     const res = await chat(chatBody('What does Robin do?'));
