@@ -1,6 +1,7 @@
 // `npm run bench`: the performance benchmark of issue 5. Not part of `npm test`.
 //
 //   npm run bench [-- --pages 10000 --duration 12 --connections 50 --skip-build --only health,search,bound]
+//   npm run bench -- --scale [--sizes 1000,5000,10000,20000]   the cost curve (scripts/lib/bench/scale.ts)
 //
 // 1. generates a deterministic corpus into bench/corpus/content (scripts/gen-corpus.ts);
 // 2. runs the production build on it (DIST_DIR=bench/corpus/dist), sampling the summed
@@ -21,7 +22,7 @@ import { generateCorpus, type QuerySet } from './gen-corpus.ts';
 import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
 import { Rng } from './lib/bench/random.ts';
 import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds } from './lib/bench/proc.ts';
-import { askRequests, freePort, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
+import { askRequests, freePort, limitedQueries, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { recordAnswers } from './lib/bench/answers.ts';
 import { evaluateTargets, markdown, type BareBoundResult, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
 import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
@@ -42,8 +43,17 @@ const { values: args } = parseArgs({
     warm: { type: 'boolean', default: false },
     /** Extra node flags for the gateway process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
     'gateway-node-args': { type: 'string', default: '' },
+    /** The cost curve: one build-and-serve run per size in --sizes, then a table and a chart. */
+    scale: { type: 'boolean', default: false },
+    sizes: { type: 'string', default: '1000,5000,10000,20000' },
   },
 });
+
+if (args.scale) {
+  const { runScale } = await import('./lib/bench/scale.ts');
+  await runScale({ sizes: args.sizes!.split(',').map(Number), duration: args.duration!, connections: args.connections!, seed: args.seed! });
+  process.exit(0);
+}
 
 const pages = Number(args.pages);
 const durationS = Number(args.duration);
@@ -332,22 +342,22 @@ async function gateway(): Promise<GatewayResult> {
     const askStream = new QueryStream(querySet.queries, querySet.popularityExponent, `${args.seed}:ask-traffic`);
     const cursorStats = { cursorPages: 0 };
     const limitedStats = { cursorPages: 0 };
-    // Diagnostic: the same traffic restricted to queries that carry a limit (shows the engine without bulk payloads).
-    const limitedStream = new QueryStream(querySet.queries.filter((q) => q.limit !== undefined).map((q, rank) => ({ ...q, rank })), querySet.popularityExponent, `${args.seed}:search-limited-traffic`);
+    // Every query of the set with a limit (mostly 10), as agents and the MCP search tool send them; run first, on a cold cache.
+    const limitedStream = new QueryStream(limitedQueries(querySet.queries, `${args.seed}:limits`), querySet.popularityExponent, `${args.seed}:search-limited-traffic`);
     const md = manifest.pages.filter((_, i) => i % Math.max(1, Math.floor(manifest.pages.length / 500)) === 0);
 
     const phases: { name: string; path: string; run: () => Promise<LoadResult> }[] = [
+      {
+        name: 'search (limited)',
+        path: '/api/search?query=…&limit=1..100 (every query limited, cold cache)',
+        run: () =>
+          runLoad({ name: 'search (limited)', path: '/api/search (every query limited, cold cache)', url: gw.url, connections, durationS, requests: searchRequests(limitedStream, limitedStats) }),
+      },
       { name: 'health', path: '/api/health', run: () => runLoad({ name: 'health', path: '/api/health', url: `${gw.url}/api/health`, connections, durationS }) },
       {
         name: 'search',
         path: '/api/search?query=… (mixed)',
-        run: () => runLoad({ name: 'search', path: '/api/search (mix)', url: gw.url, connections, durationS, requests: searchRequests(searchStream, cursorStats) }),
-      },
-      {
-        name: 'search (limit)',
-        path: '/api/search?query=…&limit=… (limited queries only)',
-        run: () =>
-          runLoad({ name: 'search (limit)', path: '/api/search (limited part of the mix)', url: gw.url, connections, durationS, requests: searchRequests(limitedStream, limitedStats) }),
+        run: () => runLoad({ name: 'search', path: '/api/search (mix, 60% unlimited)', url: gw.url, connections, durationS, requests: searchRequests(searchStream, cursorStats) }),
       },
       {
         name: 'ask',
@@ -412,6 +422,7 @@ async function gateway(): Promise<GatewayResult> {
       loads,
       probes,
       queryMix: { distinct: searchStream.seen.size, drawn: searchStream.drawn, cursorPages: cursorStats.cursorPages },
+      limitedMix: { distinct: limitedStream.seen.size, drawn: limitedStream.drawn, cursorPages: limitedStats.cursorPages },
     };
   } finally {
     clearInterval(rssTimer);

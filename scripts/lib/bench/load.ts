@@ -107,6 +107,12 @@ export class QueryStream {
   }
 }
 
+/** The query set with a limit on every query: mostly 10, else 1 to 100 (what agents and the MCP search tool send). */
+export function limitedQueries(queries: BenchQuery[], seed: string): BenchQuery[] {
+  const rng = new Rng(seed);
+  return queries.map((q) => ({ ...q, limit: rng.chance(0.7) ? 10 : rng.pick([1, 3, 5, 20, 50, 100]) }));
+}
+
 export function searchPath(q: BenchQuery, cursor?: string): string {
   const p = new URLSearchParams({ query: q.query });
   if (q.tag) p.set('tag', q.tag);
