@@ -1,0 +1,156 @@
+/**
+ * Typo tolerance for the vocabulary: which index terms lie within a small Damerau–Levenshtein distance of a query
+ * term. A query term of 5–8 characters may be one edit away (insert, delete, substitute, or swap two neighbours), one
+ * of 9 or more two edits; shorter terms never match by typo (too many near neighbours: "test" → "text", "rest").
+ *
+ * Why a deletion index (SymSpell): two terms within distance d share a string obtained by deleting at most d
+ * characters from each. Every index term's deletions are hashed once, when the index is built, into one sorted array;
+ * a query term's own deletions (≈ 10 for 8 characters at distance 1, ≈ 55 for 10 at distance 2) are then looked up by
+ * binary search, and only the few candidates found are checked with the real distance. A fuzzy query costs a few
+ * dozen binary searches instead of a scan of the vocabulary, and the index is two flat arrays that can live in a
+ * SharedArrayBuffer or a file like the rest of the segment.
+ */
+
+/** The edits a query term of this length may carry: 0 below 5 characters, 1 up to 8, 2 from 9. */
+export function maxTypoDistance(length: number): 0 | 1 | 2 {
+  return length >= 9 ? 2 : length >= 5 ? 1 : 0;
+}
+
+/** Index terms get the deletions a query term within reach needs: 1 from 4 characters, 2 from 7 (a query of 9+ is at most 2 longer). */
+function indexDeletionDepth(length: number): 0 | 1 | 2 {
+  return length >= 7 ? 2 : length >= 4 ? 1 : 0;
+}
+
+/** Terms longer than this are identifiers and URLs, not words a reader mistypes. */
+const MAX_TERM_LENGTH = 24;
+
+/**
+ * Optimal-string-alignment distance (Damerau–Levenshtein with adjacent transpositions), or `max + 1` as soon as it is
+ * known to exceed `max` (the length difference, or a row whose minimum is already past it).
+ */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (a === b) return 0;
+  const width = b.length + 1;
+  let twoBack = new Array<number>(width).fill(0);
+  let previous = Array.from({ length: width }, (_, j) => j);
+  let current = new Array<number>(width).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMinimum = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) value = Math.min(value, twoBack[j - 2]! + 1);
+      current[j] = value;
+      if (value < rowMinimum) rowMinimum = value;
+    }
+    if (rowMinimum > max) return max + 1;
+    [twoBack, previous, current] = [previous, current, twoBack];
+  }
+  return previous[b.length]!;
+}
+
+/** The term and every string made by deleting up to `depth` of its characters. */
+export function deletions(term: string, depth: number): Set<string> {
+  const out = new Set<string>([term]);
+  let frontier = [term];
+  for (let level = 0; level < depth; level++) {
+    const next: string[] = [];
+    for (const text of frontier) {
+      for (let i = 0; i < text.length; i++) {
+        const shorter = text.slice(0, i) + text.slice(i + 1);
+        if (!out.has(shorter)) {
+          out.add(shorter);
+          next.push(shorter);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+/** FNV-1a, 32 bits: deletion strings are stored as hashes; a collision only adds a candidate the distance check drops. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The deletion index of one term list: hashes sorted ascending, and the term id of each hash at the same position. */
+export interface TypoIndexData {
+  hashes: Uint32Array;
+  termIds: Uint32Array;
+}
+
+/** Term ids share a float64 with the hash (hash × 2^21 + id stays exact below 2^53), so one native numeric sort orders both. */
+const ID_SPACE = 2 ** 21;
+
+/**
+ * Builds the index over `terms` (term id = position in the list, below 2^21). `include` leaves terms out (for
+ * example those too rare to be worth suggesting).
+ */
+export function buildTypoIndex(terms: readonly string[], include: (termId: number) => boolean = () => true): TypoIndexData {
+  if (terms.length > ID_SPACE) throw new RangeError(`a typo index holds at most ${ID_SPACE} terms`);
+  const packed: number[] = [];
+  terms.forEach((term, id) => {
+    if (term.length > MAX_TERM_LENGTH || !include(id)) return;
+    const depth = indexDeletionDepth(term.length);
+    if (depth === 0) return;
+    for (const key of deletions(term, depth)) packed.push(hash(key) * ID_SPACE + id);
+  });
+  const sorted = Float64Array.from(packed).sort();
+  const hashes = new Uint32Array(sorted.length);
+  const termIds = new Uint32Array(sorted.length);
+  for (let i = 0; i < sorted.length; i++) {
+    const h = Math.floor(sorted[i]! / ID_SPACE);
+    hashes[i] = h;
+    termIds[i] = sorted[i]! - h * ID_SPACE;
+  }
+  return { hashes, termIds };
+}
+
+function lowerBound(values: Uint32Array, target: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A term within reach of the query term, and how many edits away. */
+export interface TypoMatch {
+  termId: number;
+  distance: number;
+}
+
+/**
+ * Index terms within the query term's allowed distance (never the query term itself), nearest first, then by term id.
+ * `termAt` reads a term's text by id (the segment's term dictionary).
+ */
+export function typoMatches(index: TypoIndexData, query: string, termAt: (termId: number) => string): TypoMatch[] {
+  const max = maxTypoDistance(query.length);
+  if (max === 0 || query.length > MAX_TERM_LENGTH) return [];
+  const seen = new Set<number>();
+  const out: TypoMatch[] = [];
+  for (const key of deletions(query, max)) {
+    const h = hash(key);
+    for (let at = lowerBound(index.hashes, h); at < index.hashes.length && index.hashes[at] === h; at++) {
+      const termId = index.termIds[at]!;
+      if (seen.has(termId)) continue;
+      seen.add(termId);
+      const term = termAt(termId);
+      if (term === query) continue;
+      const distance = editDistance(query, term, max);
+      if (distance <= max) out.push({ termId, distance });
+    }
+  }
+  return out.sort((x, y) => x.distance - y.distance || x.termId - y.termId);
+}
