@@ -5,7 +5,7 @@
 import { HTTPError, type H3Event, type Middleware } from 'h3';
 import { headersOf } from '../../http/fast-response.ts';
 import { clientIp } from '../../limits/client-ip.ts';
-import { ProblemError, problemResponse, slugForStatus } from '../problem.ts';
+import { ProblemError, errorHeaders, problemResponse, slugForStatus } from '../problem.ts';
 import { routeMeta, setState, type RequestState } from '../request-state.ts';
 import type { DocsRuntime } from '../runtime.ts';
 import { corsHeaders } from './cors.ts';
@@ -14,7 +14,8 @@ const POLICY_LINK = '</api-policy.md>; rel="deprecation"';
 
 function toProblem(err: unknown, event: H3Event): ProblemError {
   if (err instanceof ProblemError) return err;
-  if (HTTPError.isError(err) && err.status < 500) return new ProblemError(slugForStatus(err.status), err.message);
+  // a refusal from a shared module (body reader, MCP wiring) or h3 itself: its headers and extra members (`body`) kept
+  if (HTTPError.isError(err) && err.status < 500) return new ProblemError(slugForStatus(err.status), err.message, { headers: errorHeaders(err), extra: err.body });
   const aborted = event.req.signal?.aborted || (err as Error)?.name === 'AbortError';
   if (!aborted) console.error(`[docs] ${event.req.method} ${event.url.pathname}:`, err);
   return new ProblemError('internal-server-error', 'An unexpected error occurred; retry with exponential backoff.');
