@@ -11,7 +11,6 @@ import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { clientIp } from '../limits/client-ip.ts';
 import { createSiteFiles } from '../static/files.ts';
 import { answerDeadlineMs } from './answering.ts';
-import { loadAssistantPolicyConfig } from './config.ts';
 import type { AssistantContext, RequestState, Services } from './context.ts';
 import { loadCorpus } from './corpus.ts';
 import { toErrorResponse } from './errors.ts';
@@ -47,7 +46,6 @@ function withHeaders(res: Response, headers: Record<string, string>): Response {
 export function createAssistantApp(config: GatewayConfig): AssistantApp {
   const a = config.assistant;
   const siteUrl = a.siteUrl;
-  const policyConfig = loadAssistantPolicyConfig();
   const limiter = createAssistantLimiter({ max: a.rateLimit.max, windowSeconds: a.rateLimit.windowSeconds, redisUrl: config.redisUrl });
   const llm = config.llm ? createLlmClient({ ...config.llm }) : undefined;
 
@@ -72,7 +70,7 @@ export function createAssistantApp(config: GatewayConfig): AssistantApp {
     siteUrl,
     limiter,
     guard: createOriginGuard(siteUrl, a.allowedOrigins),
-    policy: createContentPolicy(policyConfig),
+    policy: createContentPolicy(a.contentPolicy),
     files: createSiteFiles(a.siteDir),
     llm,
     deadlineMs: answerDeadlineMs(config.llm),
