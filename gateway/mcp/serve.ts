@@ -146,7 +146,8 @@ export async function serveMcp(req: Request, ep: McpEndpoint): Promise<Response>
     // Buffered (a JSON answer), so that the server can close now.
     const text = res.status === 202 || res.body === null ? null : capped(await res.text(), rpcMessage);
     const headers = new Headers(res.headers);
-    headers.delete('content-length');
+    if (text === null) headers.delete('content-length');
+    else headers.set('content-length', String(Buffer.byteLength(text, 'utf8')));
     return new Response(text, { status: res.status, headers });
   } finally {
     req.signal.removeEventListener('abort', onAbort);
