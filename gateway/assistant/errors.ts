@@ -4,6 +4,7 @@
 // a handler throws); HTTPErrors of the shared modules (body reader, MCP wiring) map by status.
 import { HTTPError } from 'h3';
 import { errorStatus, type ErrorCode } from '../contract/assistant-api.ts';
+import { errorHeaders } from '../http/fast-response.ts';
 
 export class AssistantError extends HTTPError {
   readonly code: ErrorCode;
@@ -11,12 +12,6 @@ export class AssistantError extends HTTPError {
     super({ status: errorStatus[code], message, headers, cause: options?.cause });
     this.code = code;
   }
-}
-
-function plainHeaders(headers: Headers | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers?.forEach((v, k) => (out[k] = v));
-  return out;
 }
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -43,10 +38,10 @@ export function envelopeResponse(code: ErrorCode, message: string, headers: Reco
 
 /** Anything thrown (AssistantError, h3 HTTPError, a bug) → the envelope. Unexpected errors are logged, not leaked. */
 export function toErrorResponse(err: unknown): Response {
-  if (err instanceof AssistantError) return envelopeResponse(err.code, err.message, plainHeaders(err.headers));
+  if (err instanceof AssistantError) return envelopeResponse(err.code, err.message, errorHeaders(err));
   if (HTTPError.isError(err)) {
     const code = codeByStatus[err.status] ?? (err.status >= 500 ? 'internal_error' : 'invalid_request');
-    const headers = plainHeaders(err.headers);
+    const headers = errorHeaders(err);
     delete headers['content-type'];
     const message = err.status >= 500 || err.unhandled ? 'Internal server error' : err.message || err.statusText || 'Invalid request';
     if (err.status >= 500) console.error('[assistant]', err.cause ?? err);

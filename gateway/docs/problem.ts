@@ -3,7 +3,7 @@
 // h3 HTTPError, so its headers (Allow, Retry-After, Connection) travel with the throw: h3
 // drops headers set on event.res when a handler throws.
 import { HTTPError } from 'h3';
-import { fastResponse } from '../http/fast-response.ts';
+import { errorHeaders, fastResponse } from '../http/fast-response.ts';
 import type { BufferPieces } from '../http/buffer-pieces.ts';
 import { problemCatalogue, problemTypeUri, type ProblemSlug } from '../contract/problems.ts';
 import type { ProblemLinkT, ProblemT } from '../contract/docs-api.ts';
@@ -27,13 +27,6 @@ export class ProblemError extends HTTPError {
     this.detail = detail;
     this.extra = opts.extra ?? {};
   }
-}
-
-/** The headers an HTTPError carries, as a plain object. */
-export function errorHeaders(err: HTTPError): Record<string, string> {
-  const out: Record<string, string> = {};
-  err.headers?.forEach((v, k) => (out[k] = v));
-  return out;
 }
 
 const genericByStatus: Record<number, ProblemSlug> = {

@@ -2,6 +2,7 @@
 // apps add headers to an answer on its way out (withHeaders). The docs pipeline adds ~15
 // headers to every answer; on a web `Headers` (which srvx then converts back to a Node
 // header list) that costs ≈6 µs per response, on the plain object ≈2 µs.
+import type { HTTPError } from 'h3';
 import { FastResponse } from 'srvx';
 
 const plainHeaders = new WeakMap<Response, Record<string, string>>();
@@ -52,5 +53,12 @@ export function withHeaders(res: Response, apply: (set: SetHeader, get: GetHeade
   }
   const h = out.headers;
   apply((k, v) => h.set(k, v), (k) => h.get(k));
+  return out;
+}
+
+/** The headers a thrown HTTPError carries (h3 keeps headers only this way across a throw), as a plain object. */
+export function errorHeaders(err: HTTPError): Record<string, string> {
+  const out: Record<string, string> = {};
+  err.headers?.forEach((v, k) => (out[k] = v));
   return out;
 }

@@ -15,6 +15,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { z } from 'zod';
 import { mcpLimits } from '../contract/mcp.ts';
 import { parseJsonText, readBody } from '../http/body.ts';
+import { errorHeaders } from '../http/fast-response.ts';
 
 /** JSON-RPC error codes used here (JSON-RPC 2.0 §5.1; -32000 is the SDK's "server error"). */
 const rpc = { parse: -32700, invalidRequest: -32600, invalidParams: -32602, server: -32000 } as const;
@@ -76,7 +77,7 @@ async function readMessage(req: Request, ep: McpEndpoint): Promise<unknown> {
   try {
     ({ text } = await readBody(req, { limit: ep.limit, types: ['json'], endpoint: ep.endpoint }));
   } catch (err) {
-    if (HTTPError.isError(err)) throw refusal(err.status, rpc.server, err.message, Object.fromEntries(err.headers ?? []));
+    if (HTTPError.isError(err)) throw refusal(err.status, rpc.server, err.message, errorHeaders(err));
     throw err;
   }
   let message: unknown;

@@ -3,9 +3,9 @@
 // response carries: CORS, rate limits, the versioning policy link, deprecation,
 // the Idempotency-Key echo.
 import { HTTPError, type H3Event, type Middleware } from 'h3';
-import { withHeaders, type SetHeader } from '../../http/fast-response.ts';
+import { errorHeaders, withHeaders, type SetHeader } from '../../http/fast-response.ts';
 import { clientIp } from '../../limits/client-ip.ts';
-import { ProblemError, errorHeaders, problemResponse, slugForStatus } from '../problem.ts';
+import { ProblemError, problemResponse, slugForStatus } from '../problem.ts';
 import { routeMeta, setState, type RequestState } from '../request-state.ts';
 import type { DocsRuntime } from '../runtime.ts';
 import { corsHeaders } from './cors.ts';
