@@ -1,21 +1,26 @@
-// The gateway's one configuration, read from the environment (and optionally a
-// dotenv-style file named by CONFIG_FILE; the environment wins) and validated with
-// zod. A bad value fails startup with the variable's name and the reason.
+// The gateway's one configuration, for both apps: read from the environment (and
+// optionally a dotenv-style file named by CONFIG_FILE; the environment wins) and validated
+// with one zod schema. A bad value fails startup before either port opens, with every bad
+// variable listed, each with the values it allows and the value it got (Starlight's user
+// config errors are the model: name the key, say what is expected, show what was received).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './limits/client-ip.ts';
-import { parseDeprecations, type Deprecation } from './docs/deprecations.ts';
+import { parseDeprecations, type Deprecation } from './contract/deprecations.ts';
 import type { LlmConfig } from './engine/llm.ts';
 
 const int = (min: number, max: number) =>
   z
     .string()
     .trim()
-    .regex(/^\d+$/, 'must be a whole number')
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `must be one of ${values.join(', ')}` });
 
 const httpUrl = z
   .string()
@@ -52,7 +57,9 @@ const envSchema = z.object({
   ASSISTANT_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(10),
   ASSISTANT_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
   ASSISTANT_ALLOWED_ORIGINS: z.string().default(''),
-  ASSISTANT_ENABLED: z.enum(['true', 'false', '1', '0']).default('true'),
+  ASSISTANT_ENABLED: oneOf(['true', 'false', '1', '0']).default('true'),
+  ASSISTANT_CONTENT_POLICY: oneOf(['default', 'off']).default('default'),
+  ASSISTANT_BLOCKED_PATTERNS: z.string().optional(),
 });
 
 export interface GatewayConfig {
@@ -80,6 +87,8 @@ export interface GatewayConfig {
     rateLimit: { max: number; windowSeconds: number };
     /** Extra origins allowed to call /api/chat besides ASSISTANT_SITE_URL. */
     allowedOrigins: string[];
+    /** The content policy: the built-in rules (ASSISTANT_CONTENT_POLICY=default) and the operator's patterns. */
+    contentPolicy: { builtIn: boolean; patterns: RE2JS[] };
   };
 }
 
@@ -102,6 +111,41 @@ function fileVariables(env: Env): Env {
   const vars = parseEnv(text) as Env;
   // An empty variable counts as unset, here as everywhere.
   return Object.fromEntries(Object.entries(vars).filter(([k]) => env[k] === undefined || env[k] === ''));
+}
+
+/**
+ * An operator's blocked pattern (ASSISTANT_BLOCKED_PATTERNS), compiled case-insensitive on
+ * re2js, the linear-time engine the content policy runs on. Throws with RE2's message for
+ * syntax RE2 does not have (lookaround, backreferences).
+ */
+export function compileBlockedPattern(source: string): RE2JS {
+  return RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+}
+
+/** ASSISTANT_BLOCKED_PATTERNS: a JSON array of RE2 patterns; problems go to `problems`. */
+function blockedPatterns(raw: string | undefined, problems: string[]): RE2JS[] {
+  if (!raw) return [];
+  const name = 'ASSISTANT_BLOCKED_PATTERNS';
+  let list: unknown;
+  try {
+    list = JSON.parse(raw);
+  } catch {
+    problems.push(`${name}: must be a JSON array of regular expressions, e.g. ["\\bcasino\\b"] (got ${JSON.stringify(raw)})`);
+    return [];
+  }
+  if (!Array.isArray(list) || !list.every((p) => typeof p === 'string' && p.length > 0)) {
+    problems.push(`${name}: must be a JSON array of non-empty strings (got ${JSON.stringify(raw)})`);
+    return [];
+  }
+  const patterns: RE2JS[] = [];
+  for (const source of list as string[]) {
+    try {
+      patterns.push(compileBlockedPattern(source));
+    } catch (err) {
+      problems.push(`${name}: ${JSON.stringify(source)} is not a valid RE2 regular expression (lookaround and backreferences are not supported: ${(err as Error).message})`);
+    }
+  }
+  return patterns;
 }
 
 /** Copies CONFIG_FILE's variables into `env` (for modules that read process.env themselves). */
@@ -143,6 +187,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Gateway
   for (const o of origins) {
     if (!/^https?:\/\/[^/\s]+$/.test(o)) problems.push(`ASSISTANT_ALLOWED_ORIGINS: "${o}" is not an origin like https://example.com (no path, no trailing slash)`);
   }
+  const patterns = blockedPatterns(e.ASSISTANT_BLOCKED_PATTERNS, problems);
   if (problems.length) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
 
   const distDir = resolve(cwd, e.DIST_DIR);
@@ -176,6 +221,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Gateway
       siteDir: resolve(distDir, 'portfolio'),
       rateLimit: { max: e.ASSISTANT_RATE_LIMIT_MAX, windowSeconds: e.ASSISTANT_RATE_LIMIT_WINDOW_S },
       allowedOrigins: origins,
+      contentPolicy: { builtIn: e.ASSISTANT_CONTENT_POLICY === 'default', patterns },
     },
   };
 }

@@ -1,8 +1,8 @@
 // Gateway entry: `node gateway/server.ts`. Turns on Node's compile cache first (see
 // compile-cache.ts), then loads the gateway itself (main.ts) — modules imported here
 // statically would be compiled before the cache is on. Once both ports are open (index
-// and manifest loaded), the heap's growth is tuned for serving (process-tunables.ts): set
-// earlier, start-up's burst of allocation ran more full collections.
+// and manifest loaded), the heap's growth is tuned for serving (process-tunables.ts): start-up's
+// burst of allocation runs fewer full collections under V8's default.
 import { setFlagsFromString } from 'node:v8';
 import { enableGatewayCompileCache } from './compile-cache.ts';
 import { tuneHeapGrowth } from './process-tunables.ts';

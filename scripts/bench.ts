@@ -25,7 +25,7 @@ import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds } from './li
 import { askRequests, freePort, limitedQueries, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { recordAnswers } from './lib/bench/answers.ts';
 import { evaluateTargets, markdown, type BareBoundResult, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
-import type { BenchMetricsSnapshot } from '../gateway/docs/bench-metrics.ts';
+import type { BenchMetricsSnapshot } from './lib/bench/metrics-hook.ts';
 import { gatewayNodeArgs, withGatewayTunables } from '../gateway/process-tunables.ts';
 
 const { values: args } = parseArgs({
@@ -193,7 +193,7 @@ async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldS
   const first = querySet.queries.find((q) => q.kind === 'common' && !q.tag)!;
   const started = performance.now();
   const extra = args['gateway-node-args']!.split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...gatewayNodeArgs(extra), '--import', './gateway/docs/bench-metrics.ts', 'gateway/server.ts'], {
+  const child = spawn(process.execPath, [...gatewayNodeArgs(extra), '--import', './scripts/lib/bench/metrics-hook.ts', 'gateway/server.ts'], {
     cwd: repoRoot,
     // started as scripts/start.ts and the container start it (gateway/process-tunables.ts)
     env: {
@@ -254,7 +254,7 @@ async function metrics(gw: Gateway): Promise<BenchMetricsSnapshot> {
       // not written yet
     }
   }
-  throw new Error('gateway wrote no bench metrics (was it started with --import gateway/docs/bench-metrics.ts?)');
+  throw new Error('gateway wrote no bench metrics (was it started with --import scripts/lib/bench/metrics-hook.ts?)');
 }
 
 type Phase = { name: string; path: string; run: () => Promise<LoadResult> };
@@ -442,7 +442,7 @@ async function bareBound(querySet: QuerySet): Promise<BareBoundResult> {
   const port = await freePort();
   const metricsFile = join(benchDir, 'corpus', `bare-metrics-${process.pid}.json`);
   rmSync(metricsFile, { force: true });
-  const child = spawn(process.execPath, ['--import', './gateway/docs/bench-metrics.ts', 'scripts/lib/bench/bare-server.ts', answersFile, String(port)], {
+  const child = spawn(process.execPath, ['--import', './scripts/lib/bench/metrics-hook.ts', 'scripts/lib/bench/bare-server.ts', answersFile, String(port)], {
     cwd: repoRoot,
     env: { ...process.env, BENCH_METRICS: '1', BENCH_METRICS_FILE: metricsFile },
     stdio: ['ignore', 'pipe', 'pipe'],

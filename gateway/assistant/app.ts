@@ -8,10 +8,10 @@ import type { GatewayConfig } from '../config.ts';
 import { ASK_PATH, CHAT_PATH, MCP_PATH } from '../contract/assistant-api.ts';
 import { createLlmClient } from '../engine/llm.ts';
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
+import { withHeaders } from '../http/fast-response.ts';
 import { clientIp } from '../limits/client-ip.ts';
 import { createSiteFiles } from '../static/files.ts';
 import { answerDeadlineMs } from './answering.ts';
-import { loadAssistantPolicyConfig } from './config.ts';
 import type { AssistantContext, RequestState, Services } from './context.ts';
 import { loadCorpus } from './corpus.ts';
 import { toErrorResponse } from './errors.ts';
@@ -30,24 +30,9 @@ export type AssistantApp = H3 & {
   close(): Promise<void>;
 };
 
-/** Adds headers to a response (a new Response when its headers are immutable). */
-function withHeaders(res: Response, headers: Record<string, string>): Response {
-  const missing = Object.entries(headers).filter(([k]) => !res.headers.has(k));
-  if (!missing.length) return res;
-  try {
-    for (const [k, v] of missing) res.headers.set(k, v);
-    return res;
-  } catch {
-    const merged = new Headers(res.headers);
-    for (const [k, v] of missing) merged.set(k, v);
-    return new Response(res.body, { status: res.status, statusText: res.statusText, headers: merged });
-  }
-}
-
 export function createAssistantApp(config: GatewayConfig): AssistantApp {
   const a = config.assistant;
   const siteUrl = a.siteUrl;
-  const policyConfig = loadAssistantPolicyConfig();
   const limiter = createAssistantLimiter({ max: a.rateLimit.max, windowSeconds: a.rateLimit.windowSeconds, redisUrl: config.redisUrl });
   const llm = config.llm ? createLlmClient({ ...config.llm }) : undefined;
 
@@ -72,7 +57,7 @@ export function createAssistantApp(config: GatewayConfig): AssistantApp {
     siteUrl,
     limiter,
     guard: createOriginGuard(siteUrl, a.allowedOrigins),
-    policy: createContentPolicy(policyConfig),
+    policy: createContentPolicy(a.contentPolicy),
     files: createSiteFiles(a.siteDir),
     llm,
     deadlineMs: answerDeadlineMs(config.llm),
@@ -89,7 +74,11 @@ export function createAssistantApp(config: GatewayConfig): AssistantApp {
   };
   const finish = (event: H3Event, res: Response): Response => {
     const state = stateOf(event);
-    return withHeaders(res, rateLimitHeaders(state.rate ?? limiter.peek(state.ip)));
+    const headers = rateLimitHeaders(state.rate ?? limiter.peek(state.ip));
+    // a 429 carries its own counter state; every other answer gets the client's
+    return withHeaders(res, (set, get) => {
+      for (const [k, v] of Object.entries(headers)) if (get(k) === null) set(k, v);
+    });
   };
 
   const app = new H3({

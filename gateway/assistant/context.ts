@@ -1,6 +1,9 @@
-// What every assistant route needs, created once by createAssistantApp.
+// What every assistant route needs, created once by createAssistantApp, and the steps
+// every route takes: count the request, read and validate the body, apply the content policy.
 import type { H3Event } from 'h3';
+import type { z } from 'zod';
 import type { GatewayConfig } from '../config.ts';
+import { parseJsonText, readBody } from '../http/body.ts';
 import type { LlmClient } from '../engine/llm.ts';
 import type { SearchEngine } from '../engine/search.ts';
 import type { SiteFiles } from '../static/files.ts';
@@ -68,4 +71,21 @@ export function enforcePolicy(ctx: AssistantContext, texts: string[]): void {
 
 export function methodNotAllowed(method: string, path: string, allow: string[]): AssistantError {
   return new AssistantError('method_not_allowed', `${method} is not allowed on ${path}; use ${allow.filter((m) => m !== 'OPTIONS').join(' or ')}.`, { Allow: allow.join(', ') });
+}
+
+/** One readable sentence naming every problem, e.g. "messages.0.content: content must be at most 2000 characters". */
+export function validationMessage(error: z.ZodError): string {
+  const parts = error.issues.slice(0, 5).map((i) => {
+    const path = i.path.map(String).join('.');
+    return path ? `${path}: ${i.message}` : i.message;
+  });
+  return `Invalid request: ${parts.join('; ')}${error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : ''}.`;
+}
+
+/** A JSON body read by the shared reader (415, 413 and 400 as HTTPErrors) and validated with the contract (400 `invalid_request`). */
+export async function readJsonBody<T extends z.ZodType>(req: Request, schema: T, limit: number): Promise<z.infer<T>> {
+  const { text } = await readBody(req, { limit, types: ['json'], endpoint: `${req.method} ${new URL(req.url).pathname}` });
+  const result = schema.safeParse(parseJsonText(text));
+  if (!result.success) throw new AssistantError('invalid_request', validationMessage(result.error));
+  return result.data;
 }

@@ -1,11 +1,13 @@
-// Retrieval over the portfolio tree (DIST_DIR/portfolio): the search engine over its
-// Pagefind bundle finds the pages, and each source handed to the answerer carries the
-// page's whole Markdown twin (portfolio pages are short), so the model sees complete
-// facts rather than snippets.
+// Retrieval over the portfolio tree (DIST_DIR/portfolio): the search engine ranks the
+// pages, asked the way the docs /ask asks it (match 'any': a question rarely has all of
+// its words on one page), and each source handed to the answerer carries the page's whole
+// Markdown twin (portfolio pages are short), so the model sees complete facts rather than
+// snippets.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadManifest, type Manifest } from '../engine/manifest.ts';
 import type { SearchEngine } from '../engine/search.ts';
+import { STOPWORDS, queryTerms } from '../engine/text.ts';
 import type { AnswerSource } from '../engine/answer.ts';
 
 export interface CorpusPage {
@@ -25,23 +27,19 @@ export interface Corpus {
 
 /** Characters of one page handed to the answerer. */
 const MAX_SOURCE_CHARS = 6000;
-const MAX_TERMS = 8;
 
-const stopwords = new Set(
-  ('a about above after again all am an and any are as at be been being but by can could did do does doing for from had has have having he her him his how i if in into ' +
-    'is it its just me more most my no not now of on or our out over own she should so some such than that the their them then there these they this those through to ' +
-    'too under until up very was we were what when where which while who whom why will with would you your yours tell know please site page')
-    .split(' '),
-);
-
-/** Significant words of a question, in order, without duplicates. */
-export function questionTerms(question: string): string[] {
-  const words = question
-    .toLowerCase()
-    .normalize('NFKC')
+/**
+ * The question without the site owner's name: on a portfolio every page is about its owner,
+ * so the name selects nothing, yet a page that happens to repeat it would outrank the page
+ * the rest of the question is about ("What does Robin write about?" is a question about writing).
+ */
+export function withoutOwnerName(question: string, ownerName: string): string {
+  const words = ownerName
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length >= 2 && !stopwords.has(w));
-  return [...new Set(words)].slice(0, MAX_TERMS);
+    .filter((w) => w.length >= 2)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (!words.length) return question;
+  return question.replace(new RegExp(`(?<![\\p{L}\\p{N}])(${words.join('|')})(['’]s)?(?![\\p{L}\\p{N}])`, 'giu'), ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** The twin without HTML comments (editor notes such as the example-content marker). */
@@ -69,37 +67,27 @@ export async function loadCorpus(siteDir: string, siteUrl: string, engine: Searc
     pages.set(p.path, { path: p.path, title: p.title, description: p.description, url: `${siteUrl}${p.path === '/' ? '/' : p.path}`, markdown });
   }
   const home = pages.get('/') ?? [...pages.values()][0];
+  /** The home page's title names the site's owner (the system prompt says so too). */
+  const owner = home?.title ?? '';
 
   return {
     manifest,
     pages,
     async retrieve(question, opts = {}) {
       const limit = opts.limit ?? 3;
-      // Pages ranked by how many question terms they contain, then by summed relevance;
-      // a page matching the whole question (the engine's AND query) ranks first.
-      const rank = new Map<string, { terms: number; score: number; all: boolean }>();
-      const bump = (path: string, score: number, all: boolean) => {
-        const r = rank.get(path) ?? { terms: 0, score: 0, all: false };
-        if (all) r.all = true;
-        else r.terms++;
-        r.score += score;
-        rank.set(path, r);
-      };
-      const terms = questionTerms(question);
-      const searches = [
-        engine.search(terms.join(' ') || question, { limit: 50, signal: opts.signal }).then((res) => ({ res, all: true })),
-        ...(terms.length > 1 ? terms.map((t) => engine.search(t, { limit: 50, signal: opts.signal }).then((res) => ({ res, all: false }))) : []),
-      ];
-      for (const { res, all } of await Promise.all(searches)) {
-        const best = new Map<string, number>();
-        for (const hit of res.hits) best.set(hit.path, Math.max(best.get(hit.path) ?? 0, hit.score));
-        for (const [path, score] of best) bump(path, score, all);
+      // The engine ranks, through the same call as the docs /ask: pages matching any of the question's terms.
+      const ask = async (query: string) => (await engine.search(query, { limit: limit * 4, match: 'any', signal: opts.signal })).hits;
+      // without the owner's name unless nothing else is left ("Who is Robin?")
+      const focused = withoutOwnerName(question, owner);
+      const hasContent = queryTerms(focused).some((t) => !STOPWORDS.has(t));
+      let hits = await ask(hasContent ? focused : question);
+      if (hits.length === 0 && hasContent && focused !== question) hits = await ask(question);
+      const ranked: CorpusPage[] = [];
+      for (const hit of hits) {
+        const page = pages.get(hit.path);
+        if (page && !ranked.includes(page)) ranked.push(page);
+        if (ranked.length >= limit) break;
       }
-      const ranked = [...rank.entries()]
-        .filter(([path]) => pages.has(path))
-        .sort(([pa, a], [pb, b]) => Number(b.all) - Number(a.all) || b.terms - a.terms || b.score - a.score || pa.localeCompare(pb))
-        .slice(0, limit)
-        .map(([path]) => pages.get(path)!);
       if (ranked.length === 0 && home) ranked.push(home);
       return ranked;
     },

@@ -1,20 +1,16 @@
 // The assistant's error envelope `{error, code}`: one class to throw, one function
-// that turns anything thrown into the envelope Response. Headers travel with the
-// error (h3 drops headers set on event.res when a handler throws).
+// that turns anything thrown into the envelope Response. An AssistantError is an h3
+// HTTPError, so its headers travel with the throw (h3 drops headers set on event.res when
+// a handler throws); HTTPErrors of the shared modules (body reader, MCP wiring) map by status.
 import { HTTPError } from 'h3';
 import { errorStatus, type ErrorCode } from '../contract/assistant-api.ts';
+import { errorHeaders } from '../http/fast-response.ts';
 
-export class AssistantError extends Error {
-  override name = 'AssistantError';
+export class AssistantError extends HTTPError {
   readonly code: ErrorCode;
-  readonly headers: Record<string, string>;
   constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}, options?: { cause?: unknown }) {
-    super(message, options);
+    super({ status: errorStatus[code], message, headers, cause: options?.cause });
     this.code = code;
-    this.headers = headers;
-  }
-  get status(): number {
-    return errorStatus[this.code];
   }
 }
 
@@ -42,11 +38,10 @@ export function envelopeResponse(code: ErrorCode, message: string, headers: Reco
 
 /** Anything thrown (AssistantError, h3 HTTPError, a bug) → the envelope. Unexpected errors are logged, not leaked. */
 export function toErrorResponse(err: unknown): Response {
-  if (err instanceof AssistantError) return envelopeResponse(err.code, err.message, err.headers);
+  if (err instanceof AssistantError) return envelopeResponse(err.code, err.message, errorHeaders(err));
   if (HTTPError.isError(err)) {
     const code = codeByStatus[err.status] ?? (err.status >= 500 ? 'internal_error' : 'invalid_request');
-    const headers: Record<string, string> = {};
-    err.headers?.forEach((v, k) => (headers[k] = v));
+    const headers = errorHeaders(err);
     delete headers['content-type'];
     const message = err.status >= 500 || err.unhandled ? 'Internal server error' : err.message || err.statusText || 'Invalid request';
     if (err.status >= 500) console.error('[assistant]', err.cause ?? err);

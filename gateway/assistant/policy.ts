@@ -1,7 +1,7 @@
 // Content policy: questions that try to override the assistant's instructions or
 // that carry abuse are refused (400 invalid_request) before retrieval or any model
-// call. Built-in patterns plus ASSISTANT_BLOCKED_PATTERNS; ASSISTANT_CONTENT_POLICY=off
-// drops the built-ins (custom patterns still apply).
+// call. Built-in patterns plus ASSISTANT_BLOCKED_PATTERNS (compiled by gateway/config.ts);
+// ASSISTANT_CONTENT_POLICY=off drops the built-ins (custom patterns still apply).
 //
 // Every pattern, the built-ins and the operator's, runs on re2js, a linear-time
 // engine (RE2's automata, no backtracking): the text is the client's, so a pattern
@@ -38,14 +38,6 @@ export const builtInRuleSources: readonly { source: string; flags?: number; reas
   { source: String.raw`\bpretend (that )?(you have|there are) no (rules|restrictions|instructions)\b`, reason: injection },
   { source: String.raw`\b(kill|hang|shoot) (yo)?urself\b|\bkys\b|\bi will (kill|hurt|find) you\b`, reason: abuse },
 ];
-
-/**
- * Compiles an operator's pattern (case-insensitive) on the linear-time engine. Throws
- * with RE2's message for syntax RE2 does not have (lookaround, backreferences).
- */
-export function compileBlockedPattern(source: string): RE2JS {
-  return RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
-}
 
 export function normalizeForPolicy(text: string): string {
   return text

@@ -7,6 +7,16 @@ import { API_VERSION, AskModeSchema, AskResponse, BatchMarkdownRequest, BatchMar
 export const MCP_PATH = '/api/mcp';
 export const MCP_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
 
+/** Limits of the MCP endpoints of both apps. */
+export const mcpLimits = {
+  /**
+   * Bytes of one JSON-RPC answer to `tools/call` or `resources/read` (the result's text and
+   * structured content together). 20 pages of a documentation site fit with room to spare;
+   * `fetch_batch` leaves out the pages past it (each reported with status 413).
+   */
+  resultMaxBytes: 1024 * 1024,
+} as const;
+
 /** Results of the `search` tool: shaped for OpenAI-style clients (id, title, url, text). */
 export const McpSearchOutput = z.object({
   results: z.array(

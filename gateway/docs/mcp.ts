@@ -1,12 +1,11 @@
 // The docs MCP server: tools search, fetch, fetch_batch and ask (definitions from
 // the contract) and every page as a text/markdown resource. Stateless: one server
-// per HTTP request, built here.
+// per HTTP request, built here; the HTTP side is the shared wiring (gateway/mcp/serve.ts).
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { AskResponseT } from '../contract/docs-api.ts';
-import { API_VERSION } from '../contract/docs-api.ts';
-import { askTool, fetchBatchTool, fetchTool, mcpToolAnnotations, searchTool, type McpFetchOutput, type McpSearchOutput, type McpToolDef } from '../contract/mcp.ts';
+import { API_VERSION, type AskResponseT, type BatchMarkdownResponseT } from '../contract/docs-api.ts';
+import { askTool, fetchBatchTool, fetchTool, mcpLimits, mcpToolAnnotations, mcpTools, searchTool, type McpFetchOutput, type McpSearchOutput, type McpToolDef } from '../contract/mcp.ts';
 import { askMeta, askResults, generateAnswer, newQueryId } from './ask/run.ts';
 import { pageMarkdown, pagePathFromReference, runBatch } from './pages.ts';
 import { ProblemError } from './problem.ts';
@@ -15,6 +14,38 @@ import type { DocsRuntime } from './runtime.ts';
 import { searchPage } from './search.ts';
 
 const DEFAULT_SEARCH_LIMIT = 10;
+
+/** Input schema of each tool, by name: the shared wiring checks arguments before a tool runs. */
+export const docsToolInputs: ReadonlyMap<string, z.ZodType> = new Map(mcpTools.map((t) => [t.name, t.inputSchema]));
+
+/**
+ * A batch that fits in one MCP answer: pages in request order while their JSON, counted as it
+ * travels (raw in structuredContent, escaped again in the text), stays under the cap; the
+ * pages past it are reported inline with status 413, to be fetched by another call.
+ */
+export function fitBatch(batch: BatchMarkdownResponseT, maxBytes = mcpLimits.resultMaxBytes): BatchMarkdownResponseT {
+  const cost = (entry: unknown) => {
+    const json = JSON.stringify(entry);
+    return Buffer.byteLength(json, 'utf8') + Buffer.byteLength(JSON.stringify(json), 'utf8');
+  };
+  const leftOut = (path: string) => ({ path, ok: false as const, status: 413, detail: `Left out: this batch would pass the ${maxBytes} bytes one MCP answer may carry. Fetch this page in another call.` });
+  // room for the JSON-RPC envelope, and for every page to be left out if it comes to that
+  let room = maxBytes - 4096;
+  for (const entry of batch.results) room -= entry.ok ? cost(leftOut(entry.path)) : cost(entry);
+  let full = false; // request order: nothing after the first page left out
+  return {
+    results: batch.results.map((entry) => {
+      if (!entry.ok) return entry;
+      const extra = cost(entry) - cost(leftOut(entry.path));
+      if (!full && extra <= room) {
+        room -= extra;
+        return entry;
+      }
+      full = true;
+      return leftOut(entry.path);
+    }),
+  };
+}
 
 function ok(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
@@ -77,7 +108,7 @@ export function createMcpServer(rt: DocsRuntime): McpServer {
   server.registerTool(fetchBatchTool.name, config(fetchBatchTool), (args) =>
     guarded(async () => {
       requireManifest(rt);
-      return ok(await runBatch(rt, args.paths));
+      return ok(fitBatch(await runBatch(rt, args.paths)));
     }),
   );
 

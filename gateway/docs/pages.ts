@@ -84,7 +84,7 @@ export async function runBatch(rt: DocsRuntime, paths: string[]): Promise<{ resu
 
 /**
  * Encoded batch entries by page path: the bytes of `JSON.stringify({ path, ok: true, title, markdown })` for the page's
- * own path. A batch response is ≈120 KB of escape-heavy JSON: encoding it per request was the main-thread cost of
+ * own path. A batch response is ≈120 KB of escape-heavy JSON: encoding it per request would be the main-thread cost of
  * POST /api/md/batch. Bounded by bytes (Buffers live outside the V8 heap, so the cache does not slow the GC); twins are
  * read past the site file cache, so a twin is not held twice. 32 MiB: ≈5,000 entries at ≈6 KB. Eviction is
  * second-chance (a hit only sets a flag; no map reordering on the hot path).

@@ -1,6 +1,9 @@
 // RFC 9457 Problem Details for the docs API: thrown as ProblemError anywhere in a
-// request, turned into an application/json response by the pipeline.
-import { fastResponse } from '../http/fast-response.ts';
+// request, turned into an application/json response by the pipeline. A ProblemError is an
+// h3 HTTPError, so its headers (Allow, Retry-After, Connection) travel with the throw: h3
+// drops headers set on event.res when a handler throws.
+import { HTTPError } from 'h3';
+import { errorHeaders, fastResponse } from '../http/fast-response.ts';
 import type { BufferPieces } from '../http/buffer-pieces.ts';
 import { problemCatalogue, problemTypeUri, type ProblemSlug } from '../contract/problems.ts';
 import type { ProblemLinkT, ProblemT } from '../contract/docs-api.ts';
@@ -14,21 +17,15 @@ export interface ProblemOptions {
   extra?: Record<string, unknown>;
 }
 
-export class ProblemError extends Error {
+export class ProblemError extends HTTPError {
   readonly slug: ProblemSlug;
   readonly detail: string | undefined;
-  readonly headers: Record<string, string>;
   readonly extra: Record<string, unknown>;
   constructor(slug: ProblemSlug, detail?: string, opts: ProblemOptions = {}) {
-    super(detail ?? problemCatalogue[slug].title);
-    this.name = 'ProblemError';
+    super({ status: problemCatalogue[slug].status, message: detail ?? problemCatalogue[slug].title, headers: opts.headers });
     this.slug = slug;
     this.detail = detail;
-    this.headers = opts.headers ?? {};
     this.extra = opts.extra ?? {};
-  }
-  get status(): number {
-    return problemCatalogue[this.slug].status;
   }
 }
 
@@ -96,5 +93,5 @@ export function jsonResponse(data: unknown, status = 200, headers: Record<string
 }
 
 export function problemResponse(siteUrl: string, err: ProblemError, instance: string): Response {
-  return jsonResponse(problemBody(siteUrl, err.slug, instance, err.detail, err.extra), err.status, err.headers);
+  return jsonResponse(problemBody(siteUrl, err.slug, instance, err.detail, err.extra), err.status, errorHeaders(err));
 }

@@ -2,7 +2,7 @@
 // kept off event.res so they survive thrown errors.
 import type { H3Event } from 'h3';
 import type { LimitResult } from '../limits/store.ts';
-import type { Deprecation } from './deprecations.ts';
+import type { Deprecation } from '../contract/deprecations.ts';
 
 export interface RouteMeta {
   /** `api`: an endpoint of the contract; `api-unknown`: any other /api path; `static`: the build tree. */

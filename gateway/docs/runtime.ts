@@ -11,7 +11,7 @@ import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { createLlmClient, type LlmClient } from '../engine/llm.ts';
 import { createLimitStore, type LimitStore } from '../limits/store.ts';
 import { createSiteFiles, type SiteFiles } from '../static/files.ts';
-import { deprecationIndex, type Deprecation } from './deprecations.ts';
+import { deprecationIndex, type Deprecation } from '../contract/deprecations.ts';
 
 export interface DocsRuntime {
   config: GatewayConfig;

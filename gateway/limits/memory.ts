@@ -1,5 +1,5 @@
 // In-process fixed-window counters: one Map lookup per request, swept once a window.
-import type { LimitStore, LimitResult } from './store.ts';
+import type { LimitStore, LimitResult } from './types.ts';
 
 interface Window {
   count: number;

@@ -3,7 +3,7 @@
 // is unreachable each instance counts in memory instead of failing requests.
 import { Redis } from 'ioredis';
 import rlf from 'rate-limiter-flexible';
-import type { LimitResult, LimitStore } from './store.ts';
+import type { LimitResult, LimitStore } from './types.ts';
 
 const { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } = rlf;
 

@@ -287,6 +287,15 @@ describe('POST /ask', () => {
     for (const s of body.sources) expect(s.content.length).toBeGreaterThan(0);
   });
 
+  it('retrieves through the engine like the docs /ask: the page the question is about comes first', async () => {
+    const first = async (query: string) => AskResponse.parse(await (await ask(query)).json()).sources[0]?.url;
+    // the owner's name is on every page and selects nothing: this is a question about writing
+    expect(await first('What does Robin write about?')).toBe(`${SITE}/writing`);
+    expect(await first('Which search projects has Robin led?')).toBe(`${SITE}/projects`);
+    expect(await first('How can I contact Robin?')).toBe(`${SITE}/contact`);
+    expect(await first('Who is Robin?')).toBe(`${SITE}/`);
+  });
+
   it('needs no Origin and ignores a foreign one', async () => {
     const res = await ask('What does Robin do?', { ...jsonHeaders, Origin: 'https://evil.example' });
     expect(res.status).toBe(200);
@@ -430,5 +439,20 @@ describe('MCP at /api/mcp', () => {
     await expectError(await fetch(`${gw.assistantUrl}/api/mcp`, { method: 'DELETE' }), 405, 'method_not_allowed');
     await expectError(await post('/api/mcp', '{not json'), 400, 'invalid_request');
     await expectError(await post('/api/mcp', '{}', { 'Content-Type': 'text/plain' }), 415, 'unsupported_media_type');
+  });
+
+  it('refuses JSON-RPC batches; invalid tool arguments are JSON-RPC -32602 with one line, not counted', async () => {
+    const call = (id: number, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask', arguments: args } });
+    const batch = await post('/api/mcp', JSON.stringify([call(1, { query: 'a' }), call(2, { query: 'b' })]));
+    expect(await expectError(batch, 400, 'invalid_request')).toMatch(/batch/i);
+    const before = rateHeaders(await post('/api/mcp', '{not json')).remaining;
+    for (const args of ['x', null, { query: 5 }, { query: '' }, {}]) {
+      const res = await post('/api/mcp', JSON.stringify(call(3, args)));
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
+      expect(answer.error.code, JSON.stringify(args)).toBe(-32602);
+      expect(answer.error.message).not.toMatch(/\n|"code":/);
+    }
+    expect(rateHeaders(await post('/api/mcp', '{not json')).remaining).toBe(before);
   });
 });

@@ -5,7 +5,8 @@
 // text; the test timeout is the guard (the backtracking rule took 16-18 s on nine
 // such messages), and every verdict is also checked.
 import { describe, expect, it } from 'vitest';
-import { builtInRuleSources, compileBlockedPattern, createContentPolicy, floodRunLength, isFlooding, normalizeForPolicy } from '../../gateway/assistant/policy.ts';
+import { builtInRuleSources, createContentPolicy, floodRunLength, isFlooding, normalizeForPolicy } from '../../gateway/assistant/policy.ts';
+import { compileBlockedPattern } from '../../gateway/config.ts';
 
 const MAX_MESSAGES = 20;
 const MAX_CHARS = 2000;

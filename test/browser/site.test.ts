@@ -1,13 +1,12 @@
 // Real-browser test of the docs site for people: Debian chromium driven by
-// playwright-core against the fixture build, served over HTTP on loopback (the
-// real gateway when it starts, else the static-host helper). Screenshots go to
-// test/artifacts/ (gitignored).
+// playwright-core against the fixture build, served by the real gateway on loopback
+// (a gateway that does not start fails the test: the product is what is under test).
+// Screenshots go to test/artifacts/ (gitignored).
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startStaticServer } from '../helpers/static-server.ts';
 import { requireBinary, startGateway } from '../helpers/gateway.ts';
 import { readManifest, type ManifestPage } from '../helpers/manifest.ts';
 import { auditContrast } from './contrast.ts';
@@ -33,19 +32,9 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     pages = readManifest(distDir).pages;
     mkdirSync(artifacts, { recursive: true });
 
-    // Prefer the real gateway; the UI is what is under test here, so when the
-    // gateway cannot start, serve the tree the way a static host would.
-    try {
-      const gw = await startGateway(distDir);
-      base = gw.url;
-      stopServer = gw.stop;
-      console.log(`browser test: the gateway serves the fixture build at ${base}`);
-    } catch (error) {
-      console.warn(`\n⚠ browser test: the gateway did not start, serving the static tree instead.\n${String(error).slice(0, 600)}\n`);
-      const srv = await startStaticServer(siteDir);
-      base = srv.url;
-      stopServer = srv.close;
-    }
+    const gw = await startGateway(distDir);
+    base = gw.url;
+    stopServer = gw.stop;
 
     browser = await chromium.launch({
       executablePath: chromiumPath,

@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskResponse, BatchMarkdownResponse } from '../../gateway/contract/docs-api.ts';
-import { McpFetchOutput, McpSearchOutput, mcpTools } from '../../gateway/contract/mcp.ts';
+import { McpFetchOutput, McpSearchOutput, mcpLimits, mcpTools } from '../../gateway/contract/mcp.ts';
+import { fitBatch } from '../../gateway/docs/mcp.ts';
 import { fixtureBuild, readSiteFile } from '../helpers/manifest.ts';
 import { expectApiHeaders, expectProblem, expectValid, useGateway } from './helpers.ts';
 
@@ -172,5 +173,60 @@ describe('HTTP edges of /api/mcp', () => {
     }
     const big = await post(JSON.stringify({ ...init, pad: 'x'.repeat(70_000) }), { 'content-type': 'application/json', accept: 'application/json, text/event-stream' });
     await expectProblem(big, 'payload-too-large', site);
+  });
+
+  const rpcHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const call = (id: number, name: string, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+  it('refuses a JSON-RPC batch (the 2025-06-18 transport has none): 400 Problem and JSON-RPC -32600, nothing run', async () => {
+    const batch = Array.from({ length: 50 }, (_, i) => JSON.parse(call(i, 'fetch_batch', { paths: [page.path] })));
+    const res = await post(JSON.stringify(batch), rpcHeaders);
+    expectApiHeaders(res.headers);
+    const problem = await expectProblem(res, 'invalid-request-body', site, '/api/mcp');
+    expect(problem).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(problem.detail).toMatch(/batch/i);
+    const empty = await post('[]', rpcHeaders);
+    expect((await expectProblem(empty, 'invalid-request-body', site)).error).toMatchObject({ code: -32600 });
+  });
+
+  it('invalid tool arguments and params: JSON-RPC -32602 with a one-line message', async () => {
+    const cases: [string, RegExp][] = [
+      [call(7, 'search', 'x'), /arguments/],
+      [call(7, 'search', [1]), /arguments/],
+      [call(7, 'search', null), /arguments/],
+      [call(7, 'search', { query: '', limit: 500 }), /Invalid arguments for tool search: .*query.*limit/],
+      [call(7, 'fetch_batch', { paths: Array(21).fill(page.path) }), /Invalid arguments for tool fetch_batch: paths/],
+      [call(7, 'ask', { query: 'x', mode: 'poem' }), /Invalid arguments for tool ask: mode/],
+      [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 5 } }), /params\.name/],
+      [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize', params: {} }), /Invalid params for initialize/],
+      [JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 5 } }), /params\.uri/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await post(body, rpcHeaders);
+      expect(res.status).toBe(200);
+      expectApiHeaders(res.headers);
+      const answer = (await res.json()) as { id: number; error: { code: number; message: string } };
+      expect(answer.id).toBe(7);
+      expect(answer.error.code, body).toBe(-32602);
+      expect(answer.error.message).toMatch(message);
+      expect(answer.error.message).not.toMatch(/\n|"code":|\[\s*\{/);
+    }
+  });
+
+  it('fetch_batch stays under the output cap of one MCP answer; pages past it are reported, in order', async () => {
+    const paths = manifest.pages.slice(0, 20).map((p) => p.path);
+    const res = await post(call(8, 'fetch_batch', { paths }), rpcHeaders);
+    const text = await res.text();
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(mcpLimits.resultMaxBytes);
+    const full = { results: paths.map((path) => ({ path, ok: true as const, title: 't', markdown: 'x'.repeat(1000) })) };
+    const fitted = fitBatch(full, 20_000);
+    const kept = fitted.results.filter((r) => r.ok).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(paths.length);
+    expect(fitted.results.map((r) => r.path)).toEqual(paths);
+    expect(fitted.results.slice(kept).every((r) => !r.ok && r.status === 413 && /another call/.test(r.detail ?? ''))).toBe(true);
+    const size = (r: unknown) => Buffer.byteLength(JSON.stringify(r)) + Buffer.byteLength(JSON.stringify(JSON.stringify(r)));
+    expect(size(fitted)).toBeLessThanOrEqual(20_000);
+    expectValid(BatchMarkdownResponse, fitted);
   });
 });

@@ -1,6 +1,7 @@
-// A chunked upload over a raw socket. fetch() can fail with EPIPE when a server
-// answers 413 and closes while the body is still being sent (the correct server
-// behaviour); here the response is read whatever happens to the rest of the upload.
+// An upload over a raw socket, chunked or with a Content-Length. fetch() can fail with
+// EPIPE when a server answers 413 and closes while the body is still being sent (the
+// correct server behaviour); here the response is read whatever happens to the rest of
+// the upload.
 import { connect } from 'node:net';
 
 function decodeChunked(body: Buffer): Buffer {
@@ -17,8 +18,9 @@ function decodeChunked(body: Buffer): Buffer {
   return Buffer.concat(out);
 }
 
-/** POSTs `chunks` with Transfer-Encoding: chunked and returns the server's answer as a Response. */
-export function postChunked(baseUrl: string, path: string, headers: Record<string, string>, chunks: Uint8Array[]): Promise<Response> {
+/** POSTs `chunks` with Transfer-Encoding: chunked (or, with `framing: 'length'`, a Content-Length) and returns the server's answer as a Response. */
+export function postChunked(baseUrl: string, path: string, headers: Record<string, string>, chunks: Uint8Array[], framing: 'chunked' | 'length' = 'chunked'): Promise<Response> {
+  const chunked = framing === 'chunked';
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -42,17 +44,18 @@ export function postChunked(baseUrl: string, path: string, headers: Record<strin
       resolve(new Response(new Uint8Array(body), { status, headers: h }));
     });
     socket.on('connect', async () => {
-      const head = [`POST ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Transfer-Encoding: chunked', 'Connection: close'];
+      const length = chunks.reduce((n, c) => n + c.byteLength, 0);
+      const head = [`POST ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`, 'Connection: close'];
       for (const [k, v] of Object.entries(headers)) head.push(`${k}: ${v}`);
       socket.write(`${head.join('\r\n')}\r\n\r\n`);
       for (const chunk of chunks) {
         if (socket.destroyed || socket.writableEnded) return;
-        socket.write(`${chunk.byteLength.toString(16)}\r\n`);
+        if (chunked) socket.write(`${chunk.byteLength.toString(16)}\r\n`);
         socket.write(chunk);
-        socket.write('\r\n');
+        if (chunked) socket.write('\r\n');
         await new Promise((r) => setImmediate(r));
       }
-      if (!socket.destroyed) socket.end('0\r\n\r\n');
+      if (!socket.destroyed) socket.end(chunked ? '0\r\n\r\n' : '');
     });
   });
 }

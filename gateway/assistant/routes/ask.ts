@@ -6,8 +6,7 @@ import type { H3Event } from 'h3';
 import { ASK_PATH, ASSISTANT_API_VERSION, AskRequest, assistantLimits, type AskResponseT } from '../../contract/assistant-api.ts';
 import { acceptsEventStream } from '../../static/negotiate.ts';
 import { startAnswer, type AnswerRun } from '../answering.ts';
-import { readJsonBody } from '../body.ts';
-import { countRequest, enforcePolicy, loadedServices, methodNotAllowed, type AssistantContext } from '../context.ts';
+import { countRequest, enforcePolicy, loadedServices, methodNotAllowed, readJsonBody, type AssistantContext } from '../context.ts';
 import { answerSource, apiSource, type CorpusPage } from '../corpus.ts';
 
 const ALLOW = ['POST', 'OPTIONS'];

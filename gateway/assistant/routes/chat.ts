@@ -5,8 +5,7 @@
 import type { H3Event } from 'h3';
 import { CHAT_INTERRUPTED_MARKER, CHAT_PATH, CHAT_SOURCES_MARKER, ChatRequest, assistantLimits } from '../../contract/assistant-api.ts';
 import { startAnswer } from '../answering.ts';
-import { readJsonBody } from '../body.ts';
-import { countRequest, enforcePolicy, loadedServices, methodNotAllowed, type AssistantContext } from '../context.ts';
+import { countRequest, enforcePolicy, loadedServices, methodNotAllowed, readJsonBody, type AssistantContext } from '../context.ts';
 import { answerSource } from '../corpus.ts';
 
 const ALLOW = ['POST', 'OPTIONS'];

@@ -4,8 +4,8 @@
 // prefer.streaming=true or Accept: text/event-stream (the last decided by the route).
 import type { H3Event } from 'h3';
 import { AskRequest, askModes, type AskMode } from '../../contract/docs-api.ts';
+import { parseJsonText, readBody } from '../../http/body.ts';
 import { isJsonType } from '../../http/media-type.ts';
-import { mediaType, parseJson, readLimitedText } from '../body.ts';
 import { booleanParam, enumParam, param } from '../params.ts';
 import { MISSING_QUERY, ProblemError } from '../problem.ts';
 
@@ -73,14 +73,6 @@ function fromJson(data: unknown): AskInput {
 }
 
 export async function askInputFromBody(event: H3Event, limit: number): Promise<AskInput> {
-  const type = mediaType(event);
-  const json = isJsonType(type);
-  if (!json && type !== 'application/x-www-form-urlencoded') {
-    throw new ProblemError(
-      'unsupported-media-type',
-      `POST /ask takes application/json or application/x-www-form-urlencoded${type ? ` (got ${type})` : ' (no Content-Type sent)'}.`,
-    );
-  }
-  const text = await readLimitedText(event, limit);
-  return json ? fromJson(parseJson(text)) : fromForm(text);
+  const { type, text } = await readBody(event.req, { limit, types: ['json', 'application/x-www-form-urlencoded'], endpoint: 'POST /ask' });
+  return isJsonType(type) ? fromJson(parseJsonText(text)) : fromForm(text);
 }

@@ -3,7 +3,7 @@
 // response carries: CORS, rate limits, the versioning policy link, deprecation,
 // the Idempotency-Key echo.
 import { HTTPError, type H3Event, type Middleware } from 'h3';
-import { headersOf } from '../../http/fast-response.ts';
+import { errorHeaders, withHeaders, type SetHeader } from '../../http/fast-response.ts';
 import { clientIp } from '../../limits/client-ip.ts';
 import { ProblemError, problemResponse, slugForStatus } from '../problem.ts';
 import { routeMeta, setState, type RequestState } from '../request-state.ts';
@@ -14,13 +14,12 @@ const POLICY_LINK = '</api-policy.md>; rel="deprecation"';
 
 function toProblem(err: unknown, event: H3Event): ProblemError {
   if (err instanceof ProblemError) return err;
-  if (HTTPError.isError(err) && err.status < 500) return new ProblemError(slugForStatus(err.status), err.message);
+  // a refusal from a shared module (body reader, MCP wiring) or h3 itself: its headers and extra members (`body`) kept
+  if (HTTPError.isError(err) && err.status < 500) return new ProblemError(slugForStatus(err.status), err.message, { headers: errorHeaders(err), extra: err.body });
   const aborted = event.req.signal?.aborted || (err as Error)?.name === 'AbortError';
   if (!aborted) console.error(`[docs] ${event.req.method} ${event.url.pathname}:`, err);
   return new ProblemError('internal-server-error', 'An unexpected error occurred; retry with exponential backoff.');
 }
-
-type SetHeader = (name: string, value: string) => void;
 
 /** Adds the headers every response carries through `set`; `link` is the response's own Link header, if any. */
 function addCommonHeaders(set: SetHeader, link: string | null | undefined, st: RequestState): void {
@@ -52,22 +51,7 @@ function addCommonHeaders(set: SetHeader, link: string | null | undefined, st: R
 }
 
 function finalize(res: Response, st: RequestState): Response {
-  // the gateway's own answers: straight into their plain header object
-  const plain = headersOf(res);
-  if (plain) {
-    addCommonHeaders((k, v) => (plain[k] = v), plain.link, st);
-    return res;
-  }
-  // any other Response (SSE, MCP, preflight, 304): its web Headers, copied once when immutable
-  let out = res;
-  try {
-    res.headers.set('x-content-type-options', 'nosniff');
-  } catch {
-    out = new Response(res.body, { status: res.status, statusText: res.statusText, headers: res.headers });
-  }
-  const h = out.headers;
-  addCommonHeaders((k, v) => h.set(k, v), h.get('link'), st);
-  return out;
+  return withHeaders(res, (set, get) => addCommonHeaders(set, get('link'), st));
 }
 
 export function pipeline(rt: DocsRuntime): Middleware {

@@ -2,8 +2,7 @@
 // order; with `Prefer: respond-async` or `?async=1` a stateless job to poll instead.
 import type { H3Event } from 'h3';
 import { BatchMarkdownRequest, type JobAcceptedT } from '../../contract/docs-api.ts';
-import { isJsonType } from '../../http/media-type.ts';
-import { mediaType, parseJson, readLimitedText } from '../body.ts';
+import { parseJsonText, readBody } from '../../http/body.ts';
 import { encodeJobId } from '../job-id.ts';
 import { requireMethod } from '../methods.ts';
 import { checkIdempotencyKey } from '../middleware/idempotency.ts';
@@ -26,11 +25,8 @@ function jobUrl(event: H3Event, id: string): string {
 }
 
 async function readPaths(event: H3Event, limit: number): Promise<string[]> {
-  const type = mediaType(event);
-  if (!isJsonType(type)) {
-    throw new ProblemError('unsupported-media-type', `POST /api/md/batch takes application/json${type ? ` (got ${type})` : ' (no Content-Type sent)'}.`);
-  }
-  const parsed = BatchMarkdownRequest.safeParse(parseJson(await readLimitedText(event, limit)));
+  const { text } = await readBody(event.req, { limit, types: ['json'], endpoint: 'POST /api/md/batch' });
+  const parsed = BatchMarkdownRequest.safeParse(parseJsonText(text));
   if (!parsed.success) {
     const errors = parsed.error.issues.map((i) => ({ pointer: `/${i.path.join('/')}`, detail: i.message }));
     throw new ProblemError('invalid-request-body', `The body must be {"paths": [...]} with 1 to 20 strings: ${errors.map((e) => `${e.pointer}: ${e.detail}`).join('; ')}.`, {

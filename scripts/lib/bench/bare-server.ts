@@ -2,7 +2,7 @@
 // the gateway's own recorded answers, straight from memory — no routing, no rate
 // limiter, no search, no cache, only the headers the mix reads. Whatever it cannot
 // reach on this machine, with these bytes and this load generator on the same cores,
-// no gateway can. Started by scripts/bench.ts (with gateway/docs/bench-metrics.ts
+// no gateway can. Started by scripts/bench.ts (with scripts/lib/bench/metrics-hook.ts
 // preloaded, for the same event-loop and memory measurements):
 //
 //   node scripts/lib/bench/bare-server.ts <answers file> <port>

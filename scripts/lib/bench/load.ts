@@ -5,7 +5,7 @@ import autocannon, { type AutocannonRequest } from 'autocannon';
 import { createServer } from 'node:net';
 import { Rng, Zipf } from './random.ts';
 import type { BenchQuery } from '../../gen-corpus.ts';
-import type { BenchMetricsSnapshot } from '../../../gateway/docs/bench-metrics.ts';
+import type { BenchMetricsSnapshot } from './metrics-hook.ts';
 
 export interface LoadResult {
   name: string;

@@ -1,7 +1,8 @@
 // Benchmark metrics from inside the gateway process: event-loop delay
-// (perf_hooks.monitorEventLoopDelay) and memory. Off unless BENCH_METRICS=1, and
-// not imported by the gateway itself: the benchmark preloads it with
-//   node --import ./gateway/docs/bench-metrics.ts gateway/server.ts
+// (perf_hooks.monitorEventLoopDelay) and memory. Off unless BENCH_METRICS=1. It lives
+// with the benchmark, not in the gateway (no serving code imports it): the benchmark
+// registers it in the gateway's process with
+//   node --import ./scripts/lib/bench/metrics-hook.ts gateway/server.ts
 // On SIGUSR2 it writes a JSON snapshot to BENCH_METRICS_FILE (default
 // ./bench-metrics.json) and starts a fresh histogram, so each load phase is
 // measured on its own; it writes a last snapshot on exit. The worst stall of a window

@@ -5,8 +5,10 @@
 // covers its /api/v1 alias, or an /api/v1/… path (that alias only). Dates are IMF-fixdates
 // or ISO 8601 date-times; headers always carry IMF-fixdates. `notes` (alias: `link`) is the
 // migration notes URL. The Sunset must be at least 6 months after the Deprecation.
+// It belongs to the contract: the spec's versioning rules, over the contract's endpoints,
+// read by the configuration (gateway/config.ts) and applied by the docs app.
 import { z } from 'zod';
-import { docsEndpoints, v1Alias } from '../contract/docs-api.ts';
+import { docsEndpoints, v1Alias } from './docs-api.ts';
 
 export interface Deprecation {
   endpoint: string;

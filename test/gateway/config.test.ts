@@ -1,0 +1,52 @@
+// The one configuration loader of both apps (gateway/config.ts): every error names the
+// variable, what it allows and what it got, all bad variables at once; the assistant's
+// settings come from the same schema as the docs app's.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../gateway/config.ts';
+
+function errorOf(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error(`no error for ${JSON.stringify(env)}`);
+}
+
+describe('configuration errors', () => {
+  it('name the variable, the values it allows and the value it got', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: 'abc' }, /PORT: must be a whole number from 0 to 65535 \(got "abc"\)/],
+      [{ PORT: '70000' }, /PORT: must be at most 65535 \(got "70000"\)/],
+      [{ ASSISTANT_ENABLED: 'yes' }, /ASSISTANT_ENABLED: must be one of true, false, 1, 0 \(got "yes"\)/],
+      [{ ASSISTANT_CONTENT_POLICY: 'strict' }, /ASSISTANT_CONTENT_POLICY: must be one of default, off \(got "strict"\)/],
+      [{ REDIS_URL: 'http://x' }, /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL \(got "http:\/\/x"\)/],
+      [{ ASSISTANT_BLOCKED_PATTERNS: 'casino' }, /ASSISTANT_BLOCKED_PATTERNS: must be a JSON array/],
+      [{ ASSISTANT_BLOCKED_PATTERNS: '["foo(?=bar)"]' }, /ASSISTANT_BLOCKED_PATTERNS: "foo\(\?=bar\)" is not a valid RE2 regular expression/],
+      [{ ASSISTANT_ALLOWED_ORIGINS: 'https://a.example/path' }, /ASSISTANT_ALLOWED_ORIGINS: "https:\/\/a\.example\/path" is not an origin/],
+    ];
+    for (const [env, message] of cases) expect(errorOf(env)).toMatch(message);
+  });
+
+  it('list every bad variable at once', () => {
+    const message = errorOf({ PORT: 'x', RATE_LIMIT_MAX: '0', ASSISTANT_CONTENT_POLICY: 'nope' });
+    expect(message.split('\n').filter((l) => l.startsWith('  - ')).map((l) => l.slice(4).split(':')[0])).toEqual(['PORT', 'RATE_LIMIT_MAX', 'ASSISTANT_CONTENT_POLICY']);
+  });
+});
+
+describe('the assistant settings come from the same loader', () => {
+  it('content policy: built-in rules by default, the operator patterns compiled case-insensitive', () => {
+    expect(loadConfig({}).assistant.contentPolicy).toEqual({ builtIn: true, patterns: [] });
+    const policy = loadConfig({ ASSISTANT_CONTENT_POLICY: 'off', ASSISTANT_BLOCKED_PATTERNS: '["\\\\bcasino\\\\b"]' }).assistant.contentPolicy;
+    expect(policy.builtIn).toBe(false);
+    expect(policy.patterns.map((p) => p.test('CASINO night'))).toEqual([true]);
+  });
+
+  it('keeps every default', () => {
+    const c = loadConfig({});
+    expect(c.assistant).toMatchObject({ enabled: true, port: 4322, siteUrl: 'http://localhost:4322', rateLimit: { max: 10, windowSeconds: 60 }, allowedOrigins: [] });
+    expect(c.bodyLimitBytes).toBe(65_536);
+    expect(c.host).toBe('0.0.0.0');
+  });
+});
