@@ -53,6 +53,12 @@ const envSchema = z.object({
   ASSISTANT_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
   ASSISTANT_ALLOWED_ORIGINS: z.string().default(''),
   ASSISTANT_ENABLED: z.enum(['true', 'false', '1', '0']).default('true'),
+  // Operations (gateway/http/node-server.ts, gateway/main.ts, gateway/docs/runtime.ts): how long a client may
+  // take to send a request, how long a shutdown waits for answers in flight, how often the build link is checked.
+  REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: int(1000, 600_000).default(20_000),
+  SHUTDOWN_DEADLINE_MS: int(0, 600_000).default(10_000),
+  RELOAD_CHECK_MS: int(0, 3_600_000).default(2000),
 });
 
 export interface GatewayConfig {
@@ -71,6 +77,16 @@ export interface GatewayConfig {
   search: { workers?: number; cacheSize?: number; cacheBytes?: number };
   /** Undefined when no model backend is configured (extractive answers). */
   llm?: LlmConfig;
+  operations: {
+    /** The whole request (headers and body) must arrive within this. */
+    requestTimeoutMs: number;
+    /** The request's headers must arrive within this (at most requestTimeoutMs). */
+    headersTimeoutMs: number;
+    /** SIGTERM: how long answers in flight (SSE streams included) may take before their connections are cut. */
+    shutdownDeadlineMs: number;
+    /** How often DIST_DIR's real path is compared with the loaded build's (0: on SIGHUP only). */
+    reloadCheckMs: number;
+  };
   assistant: {
     enabled: boolean;
     port: number;
@@ -169,6 +185,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Gateway
             retries: e.LLM_RETRIES,
           }
         : undefined,
+    operations: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+      shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
+      reloadCheckMs: e.RELOAD_CHECK_MS,
+    },
     assistant: {
       enabled: e.ASSISTANT_ENABLED === 'true' || e.ASSISTANT_ENABLED === '1',
       port: e.ASSISTANT_PORT,

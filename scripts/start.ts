@@ -1,10 +1,14 @@
 // `npm start`: build when there is no build yet (or the content is newer than it),
-// then run the gateway, which serves the static tree and the dynamic routes.
+// then run the gateway, which serves the static tree and the dynamic routes. Signals
+// reach whichever child runs (scripts/lib/child-signals.ts): SIGTERM during the build
+// stops the build and start exits with its code; during serving the gateway shuts down
+// gracefully and start exits with the gateway's code; SIGHUP makes the gateway reload.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runAstroBuild, repoRoot } from './lib/astro-build.ts';
+import { exitCode, forwardSignals, stopRequested, trackChild } from './lib/child-signals.ts';
 import { gatewayNodeArgs, withGatewayTunables } from '../gateway/process-tunables.ts';
 
 const contentDir = resolve(repoRoot, process.env.CONTENT_DIR || 'content');
@@ -19,6 +23,7 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+forwardSignals();
 const stale = !existsSync(manifest) || (existsSync(contentDir) && newestMtime(contentDir) > statSync(manifest).mtimeMs);
 if (stale) {
   console.log(existsSync(manifest) ? 'Content changed since the last build: rebuilding…' : 'No build yet: building the site first…');
@@ -26,7 +31,9 @@ if (stale) {
   if (code !== 0) process.exit(code);
 }
 
+const stop = stopRequested();
+if (stop) process.exit(exitCode(null, stop));
 const server = fileURLToPath(new URL('../gateway/server.ts', import.meta.url));
 const child = spawn(process.execPath, [...gatewayNodeArgs(), server], { stdio: 'inherit', cwd: repoRoot, env: withGatewayTunables(process.env) });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+trackChild(child, { hangup: true });
+child.on('exit', (code, signal) => process.exit(exitCode(code, signal)));

@@ -81,7 +81,8 @@ export function pipeline(rt: DocsRuntime): Middleware {
     setState(event, st);
     let res: Response;
     try {
-      const out = await next();
+      // the whole request, streams included, reads the build current now (runtime.ts)
+      const out = await rt.pinBuild(() => next());
       res = out instanceof Response ? out : problemResponse(rt.siteUrl, new ProblemError('not-found'), event.url.pathname);
     } catch (err) {
       res = problemResponse(rt.siteUrl, toProblem(err, event), event.url.pathname);
