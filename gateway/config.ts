@@ -48,7 +48,7 @@ const envSchema = z.object({
   LLM_TIMEOUT_MS: int(100, 600_000).default(30_000),
   LLM_RETRIES: int(0, 10).default(1),
   ASSISTANT_PORT: int(0, 65535).default(4322),
-  ASSISTANT_SITE_URL: httpUrl.default('http://localhost:4322'),
+  ASSISTANT_SITE_URL: httpUrl.optional(),
   ASSISTANT_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(10),
   ASSISTANT_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
   ASSISTANT_ALLOWED_ORIGINS: z.string().default(''),
@@ -194,7 +194,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Gateway
     assistant: {
       enabled: e.ASSISTANT_ENABLED === 'true' || e.ASSISTANT_ENABLED === '1',
       port: e.ASSISTANT_PORT,
-      siteUrl: e.ASSISTANT_SITE_URL,
+      // unset: the build's (gateway/main.ts), else the local address of ASSISTANT_PORT
+      siteUrl: e.ASSISTANT_SITE_URL ?? `http://localhost:${e.ASSISTANT_PORT}`,
       siteDir: resolve(distDir, 'portfolio'),
       rateLimit: { max: e.ASSISTANT_RATE_LIMIT_MAX, windowSeconds: e.ASSISTANT_RATE_LIMIT_WINDOW_S },
       allowedOrigins: origins,

@@ -9,6 +9,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toNodeHandler, type H3 } from 'h3';
+import { buildSettingsDrift } from './build-settings.ts';
 import { ConfigError, applyConfigFile, loadConfig, type GatewayConfig } from './config.ts';
 import { createDocsApp } from './docs/app.ts';
 import { clientErrorProblem } from './docs/problem.ts';
@@ -43,6 +44,13 @@ export async function main(): Promise<void> {
   // Both apps are created (and their settings checked) before either port opens,
   // so a bad setting fails the start instead of leaving a half-started gateway.
   const docs = await createDocsApp(config);
+  const settings = docs.runtime.manifest?.settings;
+  const drift = buildSettingsDrift(settings, process.env, config.distDir);
+  if (drift.length) {
+    console.error(`The build and the environment disagree:\n  - ${drift.join('\n  - ')}`);
+    process.exit(1);
+  }
+  if (settings && !process.env.ASSISTANT_SITE_URL) config.assistant.siteUrl = settings.assistantUrl;
   let assistant: AssistantApp | undefined;
   const assistantModule = new URL('./assistant/app.ts', import.meta.url);
   if (config.assistant.enabled && existsSync(fileURLToPath(assistantModule))) {

@@ -15,6 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { buildSettingsDrift } from '../build-settings.ts';
 import type { GatewayConfig } from '../config.ts';
 import { RUNTIME_MANIFEST_FILE, loadManifest, type Manifest, type ManifestPage } from '../engine/manifest.ts';
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
@@ -167,6 +168,12 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
     if (!next.manifest || !next.engine) {
       console.error(`[docs] ${reason}: the build in ${dir} did not load; still serving ${current.dir}`);
       await next.engine?.close().catch(() => {});
+      return;
+    }
+    const drift = buildSettingsDrift(next.manifest.settings, process.env, dir);
+    if (drift.length) {
+      console.error(`[docs] ${reason}: not switching to the build in ${dir}:\n  - ${drift.join('\n  - ')}`);
+      await next.engine.close().catch(() => {});
       return;
     }
     const old = current;
