@@ -9,6 +9,7 @@ import { ASK_PATH, CHAT_PATH, MCP_PATH } from '../contract/assistant-api.ts';
 import { createLlmClient } from '../engine/llm.ts';
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { clientIp } from '../limits/client-ip.ts';
+import { isHtml, loadSecurityHeaders } from '../http/security-headers.ts';
 import { createSiteFiles } from '../static/files.ts';
 import { answerDeadlineMs } from './answering.ts';
 import { loadAssistantPolicyConfig } from './config.ts';
@@ -87,9 +88,12 @@ export function createAssistantApp(config: GatewayConfig): AssistantApp {
     }
     return context.assistant;
   };
+  // the portfolio pages' CSP (with the build's inline hashes), Referrer-Policy, framing refused (http/security-headers.ts)
+  const htmlHeaders = loadSecurityHeaders(config.distDir, 'portfolio');
   const finish = (event: H3Event, res: Response): Response => {
     const state = stateOf(event);
-    return withHeaders(res, rateLimitHeaders(state.rate ?? limiter.peek(state.ip)));
+    const rate = rateLimitHeaders(state.rate ?? limiter.peek(state.ip));
+    return withHeaders(res, isHtml(res.headers.get('content-type')) ? { ...rate, ...htmlHeaders } : rate);
   };
 
   const app = new H3({

@@ -20,6 +20,7 @@ import type { GatewayConfig } from '../config.ts';
 import { RUNTIME_MANIFEST_FILE, loadManifest, type Manifest, type ManifestPage } from '../engine/manifest.ts';
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { createLlmClient, type LlmClient } from '../engine/llm.ts';
+import { loadSecurityHeaders } from '../http/security-headers.ts';
 import { createLimitStore, type LimitStore } from '../limits/store.ts';
 import { createSiteFiles, type SiteFiles } from '../static/files.ts';
 import { deprecationIndex, type Deprecation } from './deprecations.ts';
@@ -36,6 +37,8 @@ export interface LoadedBuild {
   /** `{base_url}`: the manifest's site.url, else SITE_URL, else the local address. */
   siteUrl: string;
   siteName: string;
+  /** Headers of every HTML answer: the CSP with this build's inline hashes, and the rest (http/security-headers.ts). */
+  htmlHeaders: Record<string, string>;
 }
 
 export interface DocsRuntime {
@@ -46,6 +49,7 @@ export interface DocsRuntime {
   readonly files: SiteFiles;
   readonly siteUrl: string;
   readonly siteName: string;
+  readonly htmlHeaders: Record<string, string>;
   llm?: LlmClient;
   limits: LimitStore;
   /** Route path (OpenAPI style, canonical or /api/v1 alias) → deprecation. */
@@ -113,6 +117,7 @@ async function loadBuild(config: GatewayConfig, dir: string): Promise<LoadedBuil
     files: createSiteFiles(siteDir),
     siteUrl: (manifest?.site.url ?? config.siteUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
     siteName: manifest?.site.name ?? 'Docs',
+    htmlHeaders: loadSecurityHeaders(dir, 'site'),
   };
 }
 
@@ -209,6 +214,9 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
     },
     get siteName() {
       return build().siteName;
+    },
+    get htmlHeaders() {
+      return build().htmlHeaders;
     },
     llm,
     limits,

@@ -41,8 +41,13 @@ describe.skipIf(!haveChromium)('portfolio chat box in a real browser', () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // a Content-Security-Policy violation is a console error too
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(`${gw.assistantUrl}/projects`);
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`)),
+    );
+    const res = await page.goto(`${gw.assistantUrl}/projects`);
+    expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     await page.fill('#chat-input', 'Which search projects has Robin led?');
     await page.click('.chat button[type=submit]');
     await page.waitForSelector('.chat .sources a');

@@ -1,9 +1,10 @@
 // Outermost middleware: sets up the request state, turns every outcome (value,
 // Problem, unexpected error) into one Response, and adds the headers every
 // response carries: CORS, rate limits, the versioning policy link, deprecation,
-// the Idempotency-Key echo.
+// the Idempotency-Key echo; on HTML pages, the security headers (http/security-headers.ts).
 import { HTTPError, type H3Event, type Middleware } from 'h3';
 import { headersOf } from '../../http/fast-response.ts';
+import { isHtml } from '../../http/security-headers.ts';
 import { clientIp } from '../../limits/client-ip.ts';
 import { ProblemError, problemResponse, slugForStatus } from '../problem.ts';
 import { routeMeta, setState, type RequestState } from '../request-state.ts';
@@ -51,11 +52,12 @@ function addCommonHeaders(set: SetHeader, link: string | null | undefined, st: R
   if (st.idempotencyKey !== undefined) set('idempotency-key', st.idempotencyKey);
 }
 
-function finalize(res: Response, st: RequestState): Response {
+function finalize(res: Response, st: RequestState, htmlHeaders: Record<string, string>): Response {
   // the gateway's own answers: straight into their plain header object
   const plain = headersOf(res);
   if (plain) {
     addCommonHeaders((k, v) => (plain[k] = v), plain.link, st);
+    if (isHtml(plain['content-type'])) Object.assign(plain, htmlHeaders);
     return res;
   }
   // any other Response (SSE, MCP, preflight, 304): its web Headers, copied once when immutable
@@ -67,6 +69,7 @@ function finalize(res: Response, st: RequestState): Response {
   }
   const h = out.headers;
   addCommonHeaders((k, v) => h.set(k, v), h.get('link'), st);
+  if (isHtml(h.get('content-type'))) for (const [k, v] of Object.entries(htmlHeaders)) h.set(k, v);
   return out;
 }
 
@@ -87,6 +90,6 @@ export function pipeline(rt: DocsRuntime): Middleware {
     } catch (err) {
       res = problemResponse(rt.siteUrl, toProblem(err, event), event.url.pathname);
     }
-    return finalize(res, st);
+    return finalize(res, st, rt.htmlHeaders);
   };
 }
