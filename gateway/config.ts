@@ -53,13 +53,19 @@ const envSchema = z.object({
   LLM_TIMEOUT_MS: int(100, 600_000).default(30_000),
   LLM_RETRIES: int(0, 10).default(1),
   ASSISTANT_PORT: int(0, 65535).default(4322),
-  ASSISTANT_SITE_URL: httpUrl.default('http://localhost:4322'),
+  ASSISTANT_SITE_URL: httpUrl.optional(),
   ASSISTANT_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(10),
   ASSISTANT_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
   ASSISTANT_ALLOWED_ORIGINS: z.string().default(''),
   ASSISTANT_ENABLED: oneOf(['true', 'false', '1', '0']).default('true'),
   ASSISTANT_CONTENT_POLICY: oneOf(['default', 'off']).default('default'),
   ASSISTANT_BLOCKED_PATTERNS: z.string().optional(),
+  // Operations (gateway/http/node-server.ts, gateway/main.ts, gateway/docs/runtime.ts): how long a client may
+  // take to send a request, how long a shutdown waits for answers in flight, how often the build link is checked.
+  REQUEST_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: int(1000, 600_000).default(20_000),
+  SHUTDOWN_DEADLINE_MS: int(0, 600_000).default(10_000),
+  RELOAD_CHECK_MS: int(0, 3_600_000).default(2000),
 });
 
 export interface GatewayConfig {
@@ -78,6 +84,16 @@ export interface GatewayConfig {
   search: { workers?: number; cacheSize?: number; cacheBytes?: number };
   /** Undefined when no model backend is configured (extractive answers). */
   llm?: LlmConfig;
+  operations: {
+    /** The whole request (headers and body) must arrive within this. */
+    requestTimeoutMs: number;
+    /** The request's headers must arrive within this (at most requestTimeoutMs). */
+    headersTimeoutMs: number;
+    /** SIGTERM: how long answers in flight (SSE streams included) may take before their connections are cut. */
+    shutdownDeadlineMs: number;
+    /** How often DIST_DIR's real path is compared with the loaded build's (0: on SIGHUP only). */
+    reloadCheckMs: number;
+  };
   assistant: {
     enabled: boolean;
     port: number;
@@ -214,10 +230,17 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Gateway
             retries: e.LLM_RETRIES,
           }
         : undefined,
+    operations: {
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+      shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
+      reloadCheckMs: e.RELOAD_CHECK_MS,
+    },
     assistant: {
       enabled: e.ASSISTANT_ENABLED === 'true' || e.ASSISTANT_ENABLED === '1',
       port: e.ASSISTANT_PORT,
-      siteUrl: e.ASSISTANT_SITE_URL,
+      // unset: the build's (gateway/main.ts), else the local address of ASSISTANT_PORT
+      siteUrl: e.ASSISTANT_SITE_URL ?? `http://localhost:${e.ASSISTANT_PORT}`,
       siteDir: resolve(distDir, 'portfolio'),
       rateLimit: { max: e.ASSISTANT_RATE_LIMIT_MAX, windowSeconds: e.ASSISTANT_RATE_LIMIT_WINDOW_S },
       allowedOrigins: origins,

@@ -10,6 +10,7 @@ import { createLlmClient } from '../engine/llm.ts';
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { withHeaders } from '../http/fast-response.ts';
 import { clientIp } from '../limits/client-ip.ts';
+import { isHtml, loadSecurityHeaders } from '../http/security-headers.ts';
 import { createSiteFiles } from '../static/files.ts';
 import { answerDeadlineMs } from './answering.ts';
 import type { AssistantContext, RequestState, Services } from './context.ts';
@@ -72,12 +73,15 @@ export function createAssistantApp(config: GatewayConfig): AssistantApp {
     }
     return context.assistant;
   };
+  // the portfolio pages' CSP (with the build's inline hashes), Referrer-Policy, framing refused (http/security-headers.ts)
+  const htmlHeaders = loadSecurityHeaders(config.distDir, 'portfolio');
   const finish = (event: H3Event, res: Response): Response => {
     const state = stateOf(event);
-    const headers = rateLimitHeaders(state.rate ?? limiter.peek(state.ip));
-    // a 429 carries its own counter state; every other answer gets the client's
+    const rate = rateLimitHeaders(state.rate ?? limiter.peek(state.ip));
+    // a 429 carries its own counter state; every other answer gets the client's; HTML pages their security headers
     return withHeaders(res, (set, get) => {
-      for (const [k, v] of Object.entries(headers)) if (get(k) === null) set(k, v);
+      for (const [k, v] of Object.entries(rate)) if (get(k) === null) set(k, v);
+      if (isHtml(get('content-type'))) for (const [k, v] of Object.entries(htmlHeaders)) set(k, v);
     });
   };
 

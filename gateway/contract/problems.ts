@@ -102,6 +102,25 @@ export const problemCatalogue = {
     when: 'The gateway cannot read the build manifest or the search index (health check failing).',
     fix: 'Retry with exponential backoff; operators: check the build output in DIST_DIR.',
   },
+  // Answers Node gives before the request reaches the gateway's routes (gateway/http/node-server.ts).
+  'bad-request': {
+    status: 400,
+    title: 'Bad Request',
+    when: 'The HTTP request itself is malformed: a control character or other invalid byte in a header, a broken request line or chunked encoding. Node refuses it before any route runs.',
+    fix: 'Send a well-formed HTTP/1.1 request; percent-encode special characters in the URL.',
+  },
+  'request-timeout': {
+    status: 408,
+    title: 'Request Timeout',
+    when: 'The request did not arrive in time: its headers within HEADERS_TIMEOUT_MS (20 s by default) or the whole request within REQUEST_TIMEOUT_MS (30 s by default).',
+    fix: 'Send the request at once; a body is small (64 KiB at most), so this means a stalled client or network.',
+  },
+  'request-header-fields-too-large': {
+    status: 431,
+    title: 'Request Header Fields Too Large',
+    when: 'The request line and headers together exceed 16 KiB, for example a URL of more than about 16,000 characters.',
+    fix: 'Shorten the URL (a search query is a few words) or send large input in a POST body.',
+  },
 } as const satisfies Record<string, ProblemKind>;
 
 export type ProblemSlug = keyof typeof problemCatalogue;

@@ -125,13 +125,14 @@ class EntryCache {
   }
 }
 
-const entryCaches = new WeakMap<DocsRuntime, EntryCache>();
+/** Per build: keyed by the build's site files (a reload brings new ones). */
+const entryCaches = new WeakMap<DocsRuntime['files'], EntryCache>();
 /** Twin reads under way at once (limits/concurrency.ts: a cold burst would otherwise stall the event loop). */
 const twinReads = limitConcurrency(8);
 
 function encodedEntry(rt: DocsRuntime, page: ManifestPage): EncodedEntry | Promise<EncodedEntry> {
-  let cache = entryCaches.get(rt);
-  if (!cache) entryCaches.set(rt, (cache = new EntryCache()));
+  let cache = entryCaches.get(rt.files);
+  if (!cache) entryCaches.set(rt.files, (cache = new EntryCache()));
   const hit = cache.get(page.path);
   if (hit) return hit;
   let p = cache.reading.get(page.path);

@@ -95,3 +95,13 @@ export function jsonResponse(data: unknown, status = 200, headers: Record<string
 export function problemResponse(siteUrl: string, err: ProblemError, instance: string): Response {
   return jsonResponse(problemBody(siteUrl, err.slug, instance, err.detail, err.extra), err.status, errorHeaders(err));
 }
+
+const clientErrorSlugs = { 400: 'bad-request', 408: 'request-timeout', 431: 'request-header-fields-too-large' } as const satisfies Record<number, ProblemSlug>;
+
+/** The Problem body for a request Node refused before routing (gateway/http/node-server.ts): no request path to name. */
+export function clientErrorProblem(siteUrl: string, status: keyof typeof clientErrorSlugs): { contentType: string; body: string } {
+  const slug = clientErrorSlugs[status];
+  const kind = problemCatalogue[slug];
+  const body: ProblemT = { type: problemTypeUri(siteUrl, slug), title: kind.title, status: kind.status, detail: kind.when };
+  return { contentType: 'application/json', body: JSON.stringify(body) };
+}

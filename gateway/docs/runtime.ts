@@ -1,52 +1,87 @@
-// Everything the docs app needs, loaded once at startup: the build manifest, the
-// search engine, the model client, the rate-limit store and the site files. A
-// missing manifest or index does not stop the process: static files keep being
-// served and the API answers 503 until the operator fixes the build output.
+// Everything the docs app needs: the configuration, the model client, the rate-limit
+// store, and the loaded build (manifest, search engine, site files). A missing
+// manifest or index does not stop the process: static files keep being served and
+// the API answers 503 until the operator fixes the build output.
+//
+// The build is swappable without a restart (zero-downtime content updates): when
+// DIST_DIR is a link (`current` → `releases/<id>`, see scripts/release.ts) and now points
+// elsewhere, or on SIGHUP, the new build is loaded beside the old one and, only once its
+// manifest and index loaded, becomes current in one assignment. Each request is pinned to
+// the build current when it arrived (AsyncLocalStorage, entered by the pipeline), so it
+// finishes on the old build; the old build's engine closes after SHUTDOWN_DEADLINE_MS.
+// The runtime's build fields (manifest, pages, engine, files, siteUrl, siteName) read the
+// pinned build.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { buildSettingsDrift } from '../build-settings.ts';
 import type { GatewayConfig } from '../config.ts';
 import { RUNTIME_MANIFEST_FILE, loadManifest, type Manifest, type ManifestPage } from '../engine/manifest.ts';
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { createLlmClient, type LlmClient } from '../engine/llm.ts';
+import { loadSecurityHeaders } from '../http/security-headers.ts';
 import { createLimitStore, type LimitStore } from '../limits/store.ts';
 import { createSiteFiles, type SiteFiles } from '../static/files.ts';
 import { deprecationIndex, type Deprecation } from '../contract/deprecations.ts';
 
-export interface DocsRuntime {
-  config: GatewayConfig;
+/** One loaded build output: everything a request reads from DIST_DIR. */
+export interface LoadedBuild {
+  /** The build's real directory (DIST_DIR with links resolved). */
+  dir: string;
   manifest?: Manifest;
   /** Page path → manifest entry. */
   pages: Map<string, ManifestPage>;
   engine?: SearchEngine;
-  llm?: LlmClient;
-  limits: LimitStore;
   files: SiteFiles;
-  /** Route path (OpenAPI style, canonical or /api/v1 alias) → deprecation. */
-  deprecations: Map<string, Deprecation>;
   /** `{base_url}`: the manifest's site.url, else SITE_URL, else the local address. */
   siteUrl: string;
   siteName: string;
+  /** Headers of every HTML answer: the CSP with this build's inline hashes, and the rest (http/security-headers.ts). */
+  htmlHeaders: Record<string, string>;
+}
+
+export interface DocsRuntime {
+  config: GatewayConfig;
+  readonly manifest?: Manifest;
+  readonly pages: Map<string, ManifestPage>;
+  readonly engine?: SearchEngine;
+  readonly files: SiteFiles;
+  readonly siteUrl: string;
+  readonly siteName: string;
+  readonly htmlHeaders: Record<string, string>;
+  llm?: LlmClient;
+  limits: LimitStore;
+  /** Route path (OpenAPI style, canonical or /api/v1 alias) → deprecation. */
+  deprecations: Map<string, Deprecation>;
+  /** Runs `fn` (a request) on the build current now, to its end. */
+  pinBuild<T>(fn: () => T): T;
   /** Why the API cannot serve, or undefined when it can (cached for a second). */
   unavailable(): Promise<string | undefined>;
+  /** Loads DIST_DIR again if it now names another build (SIGHUP: also when the build id changed in place). */
+  reload(reason: 'SIGHUP' | 'link'): Promise<void>;
+  /** Shutdown has begun: health answers 503 from now on. */
+  drain(): void;
   close(): Promise<void>;
 }
 
 const HEALTH_TTL_MS = 1000;
 
-export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRuntime> {
+/** Loads the build in `dir` (a real path). Never throws: what failed is logged and left undefined. */
+async function loadBuild(config: GatewayConfig, dir: string): Promise<LoadedBuild> {
+  const siteDir = join(dir, 'site');
   // Parsed once, here: the search engine only needs its build id, and gets it from this load. The build's runtime
   // slice of the manifest (beside the prebuilt engine index) is read instead of the whole file when it matches.
-  const prebuiltIndexDir = join(config.distDir, 'search-index', 'site');
-  const manifestLoad = loadManifest(config.siteDir, { runtimeSlice: join(prebuiltIndexDir, RUNTIME_MANIFEST_FILE) });
-  const entryFile = join(config.siteDir, 'pagefind', 'pagefind-entry.json');
+  const prebuiltIndexDir = join(dir, 'search-index', 'site');
+  const manifestLoad = loadManifest(siteDir, { runtimeSlice: join(prebuiltIndexDir, RUNTIME_MANIFEST_FILE) });
+  const entryFile = join(siteDir, 'pagefind', 'pagefind-entry.json');
   let engineLoad: Promise<SearchEngine> | undefined;
   if (existsSync(entryFile)) {
     // started now, so its workers boot while the manifest is read and parsed
     const buildId = manifestLoad.then((m) => m.buildId);
     buildId.catch(() => {}); // the engine may fail before awaiting it
     engineLoad = createSearchEngine({
-      siteDir: config.siteDir,
+      siteDir,
       workers: config.search.workers,
       cacheSize: config.search.cacheSize,
       cacheBytes: config.search.cacheBytes,
@@ -74,35 +109,121 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
       console.error(`[docs] search index unreadable: ${(err as Error).message}`);
     }
   }
+  return {
+    dir,
+    manifest,
+    pages: new Map((manifest?.pages ?? []).map((p) => [p.path, p])),
+    engine,
+    files: createSiteFiles(siteDir),
+    siteUrl: (manifest?.site.url ?? config.siteUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
+    siteName: manifest?.site.name ?? 'Docs',
+    htmlHeaders: loadSecurityHeaders(dir, 'site'),
+  };
+}
+
+/** DIST_DIR with links resolved (itself when it does not exist yet). */
+const realDistDir = (config: GatewayConfig) => realpath(config.distDir).catch(() => resolve(config.distDir));
+
+export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRuntime> {
+  let current = await loadBuild(config, await realDistDir(config));
+  const pinned = new AsyncLocalStorage<LoadedBuild>();
+  const build = () => pinned.getStore() ?? current;
+  const retiring = new Set<LoadedBuild>();
 
   const llm = config.llm ? createLlmClient(config.llm) : undefined;
   const limits = createLimitStore({ ...config.rateLimit, redisUrl: config.redisUrl, prefix: 'docs' });
   await limits.ready();
 
-  const manifestFile = join(config.siteDir, 'build-manifest.json');
+  let draining = false;
   let checkedAt = 0;
   let lastReason: string | undefined;
   async function check(): Promise<string | undefined> {
-    if (!manifest) return 'the build manifest is unreadable';
-    if (!engine) return 'the search index is unreadable';
-    const [m, e] = await Promise.all([stat(manifestFile).catch(() => null), stat(entryFile).catch(() => null)]);
+    const b = current;
+    if (!b.manifest) return 'the build manifest is unreadable';
+    if (!b.engine) return 'the search index is unreadable';
+    const siteDir = join(b.dir, 'site');
+    const [m, e] = await Promise.all([stat(join(siteDir, 'build-manifest.json')).catch(() => null), stat(join(siteDir, 'pagefind', 'pagefind-entry.json')).catch(() => null)]);
     if (!m?.isFile()) return 'the build manifest is unreadable';
     if (!e?.isFile()) return 'the search index is unreadable';
     return undefined;
   }
 
-  return {
+  /** Closes an old build's engine once the requests pinned to it have had the shutdown deadline to finish. */
+  function retire(old: LoadedBuild): void {
+    retiring.add(old);
+    setTimeout(() => {
+      if (retiring.delete(old)) void old.engine?.close().catch(() => {});
+    }, config.operations.shutdownDeadlineMs).unref();
+  }
+
+  let reloading: Promise<void> | undefined;
+  async function reloadOnce(reason: 'SIGHUP' | 'link'): Promise<void> {
+    const dir = await realDistDir(config);
+    if (dir === current.dir && reason === 'link') return;
+    if (dir === current.dir && current.manifest) {
+      // the same directory: a new build id there means it was rebuilt in place (not atomic, but asked for)
+      const onDisk = await loadManifest(join(dir, 'site')).catch(() => undefined);
+      if (onDisk?.buildId === current.manifest.buildId) {
+        console.log(`[docs] ${reason}: build ${current.manifest.buildId} in ${dir} unchanged, nothing to reload`);
+        return;
+      }
+    }
+    console.log(`[docs] ${reason}: loading the build in ${dir}`);
+    const next = await loadBuild(config, dir);
+    if (!next.manifest || !next.engine) {
+      console.error(`[docs] ${reason}: the build in ${dir} did not load; still serving ${current.dir}`);
+      await next.engine?.close().catch(() => {});
+      return;
+    }
+    const drift = buildSettingsDrift(next.manifest.settings, process.env, dir);
+    if (drift.length) {
+      console.error(`[docs] ${reason}: not switching to the build in ${dir}:\n  - ${drift.join('\n  - ')}`);
+      await next.engine.close().catch(() => {});
+      return;
+    }
+    const old = current;
+    current = next;
+    checkedAt = 0;
+    console.log(`[docs] serving build ${next.manifest.buildId} from ${dir} (${next.pages.size} pages)`);
+    retire(old);
+  }
+
+  const watch =
+    config.operations.reloadCheckMs > 0
+      ? setInterval(() => {
+          if (!reloading && !draining) void runtime.reload('link');
+        }, config.operations.reloadCheckMs).unref()
+      : undefined;
+
+  const runtime: DocsRuntime = {
     config,
-    manifest,
-    pages: new Map((manifest?.pages ?? []).map((p) => [p.path, p])),
-    engine,
+    get manifest() {
+      return build().manifest;
+    },
+    get pages() {
+      return build().pages;
+    },
+    get engine() {
+      return build().engine;
+    },
+    get files() {
+      return build().files;
+    },
+    get siteUrl() {
+      return build().siteUrl;
+    },
+    get siteName() {
+      return build().siteName;
+    },
+    get htmlHeaders() {
+      return build().htmlHeaders;
+    },
     llm,
     limits,
-    files: createSiteFiles(config.siteDir),
     deprecations: deprecationIndex(config.deprecations),
-    siteUrl: (manifest?.site.url ?? config.siteUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
-    siteName: manifest?.site.name ?? 'Docs',
+    pinBuild: (fn) => pinned.run(current, fn),
     async unavailable() {
+      if (draining) return 'the gateway is shutting down';
       const now = Date.now();
       if (now - checkedAt >= HEALTH_TTL_MS) {
         checkedAt = now;
@@ -110,8 +231,22 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
       }
       return lastReason;
     },
+    reload(reason) {
+      reloading ??= reloadOnce(reason)
+        .catch((err: Error) => console.error(`[docs] ${reason}: reload failed: ${err.message}`))
+        .finally(() => (reloading = undefined));
+      return reloading;
+    },
+    drain() {
+      draining = true;
+    },
     async close() {
-      await Promise.allSettled([engine?.close(), limits.close()]);
+      if (watch) clearInterval(watch);
+      await reloading;
+      const builds = [current, ...retiring];
+      retiring.clear();
+      await Promise.allSettled([...builds.map((b) => b.engine?.close()), limits.close()]);
     },
   };
+  return runtime;
 }

@@ -36,6 +36,8 @@ export const BuildManifestSchema = z.object({
     description: z.string().default(''),
     version: z.string(),
   }),
+  /** What the build baked in (src/lib/build-settings.ts); checked against the environment at start (gateway/build-settings.ts). */
+  settings: z.object({ siteUrl: z.string(), assistantUrl: z.string(), contentDir: z.string(), contentHash: z.string() }).optional(),
   pages: z.array(ManifestPageSchema),
 });
 

@@ -49,8 +49,8 @@ export function contentTypeFor(urlPath: string): string {
   return defaultContentType;
 }
 
-/** Netlify / Cloudflare Pages `_headers` file. */
-export function headersFile(): string {
+/** Netlify / Cloudflare Pages `_headers` file; `security`: the tree's security headers (gateway/http/security-headers.ts), on every path. */
+export function headersFile(security: Record<string, string> = {}): string {
   const lines = ['# Generated from gateway/static/content-types.ts — do not edit.'];
   for (const [path, type] of Object.entries(exactContentTypes)) {
     lines.push(path, `  Content-Type: ${type}`, '  Access-Control-Allow-Origin: *');
@@ -58,6 +58,8 @@ export function headersFile(): string {
   lines.push('/*.md', '  Content-Type: text/markdown; charset=utf-8', '  Vary: Accept', '  Access-Control-Allow-Origin: *');
   lines.push('/.well-known/*', '  Access-Control-Allow-Origin: *');
   lines.push('/llms*.txt', '  Access-Control-Allow-Origin: *');
+  const names = Object.keys(security);
+  if (names.length) lines.push('/*', ...names.map((name) => `  ${name.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => dash + c.toUpperCase())}: ${security[name]}`));
   return lines.join('\n') + '\n';
 }
 

@@ -1,6 +1,7 @@
 import { spawn, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { deferEnv, deferValue } from '../../src/integration/search-index.ts';
+import { exitCode, stopRequested, trackChild } from './child-signals.ts';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -12,9 +13,10 @@ interface BuildOptions {
 
 function run(args: string[], env: NodeJS.ProcessEnv, opts: BuildOptions): Promise<number> {
   const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: opts.stdio ?? 'pipe' });
+  trackChild(child);
   child.stdout?.on('data', (d: Buffer) => opts.onOutput?.(d.toString()));
   child.stderr?.on('data', (d: Buffer) => opts.onOutput?.(d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve(exitCode(code, signal))));
 }
 
 /**
@@ -29,5 +31,7 @@ export async function runAstroBuild(opts: BuildOptions = {}): Promise<number> {
   const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', [deferEnv]: deferValue, ...opts.env };
   const code = await run([astro, 'build'], env, opts);
   if (code !== 0 || env[deferEnv] !== deferValue) return code;
+  const stop = stopRequested();
+  if (stop) return exitCode(null, stop);
   return run([searchIndex], env, opts);
 }

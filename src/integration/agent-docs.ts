@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { headersFile, nginxSnippet } from '../../gateway/static/content-types.ts';
+import { securityHeaders } from '../../gateway/http/security-headers.ts';
 import type { SiteConfig } from '../lib/site-config.ts';
-import { nginxSite } from './nginx-site.ts';
+import { nginxDefaults, nginxSite } from './nginx-site.ts';
 import { deferEnv, deferValue, writeSearchIndexes } from './search-index.ts';
+import { writeSecurityHeaders } from './security-headers.ts';
 
 /** Route prefix the assistant (portfolio) site is built under, then moved to dist/portfolio. */
 export const assistantPrefix = 'assistant-site';
@@ -25,16 +27,16 @@ export function agentDocs({ site }: { site: SiteConfig }): AstroIntegration {
         const portfolioSrc = join(root, assistantPrefix);
         const portfolioDir = join(dist, 'portfolio');
         await rm(portfolioDir, { recursive: true, force: true });
-        if (existsSync(portfolioSrc)) {
-          await rename(portfolioSrc, portfolioDir);
-          await writeFile(join(portfolioDir, '_headers'), headersFile());
-        }
+        if (existsSync(portfolioSrc)) await rename(portfolioSrc, portfolioDir);
         for (const f of [`${assistantPrefix}.html`]) await rm(join(root, f), { force: true });
 
-        await writeFile(join(root, '_headers'), headersFile());
+        // the CSP's hashes of each tree's inline code, then every place that serves the trees
+        const hashes = await writeSecurityHeaders(dist);
+        if (existsSync(portfolioDir)) await writeFile(join(portfolioDir, '_headers'), headersFile(securityHeaders(hashes.portfolio)));
+        await writeFile(join(root, '_headers'), headersFile(securityHeaders(hashes.site)));
         await mkdir(join(dist, 'nginx'), { recursive: true });
         await writeFile(join(dist, 'nginx', 'content-types.conf'), nginxSnippet());
-        await writeFile(join(dist, 'nginx', 'agent-docs.conf'), nginxSite());
+        await writeFile(join(dist, 'nginx', 'agent-docs.conf'), nginxSite({ ...nginxDefaults, securityHeaders: securityHeaders(hashes.site) }));
 
         // The Pagefind step (src/integration/search-index.ts). runAstroBuild runs it in a process of
         // its own once this one has exited, so Astro's memory and Pagefind's never add up.

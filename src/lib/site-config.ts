@@ -33,10 +33,14 @@ const envNames: Record<keyof SiteConfig, string> = {
   assistantName: 'ASSISTANT_SITE_NAME',
 };
 
-/** Reads the site config from the environment; throws one readable error listing every bad variable. */
+/**
+ * Reads the site config from the environment; throws one readable error listing every bad variable. Unset, the site
+ * and assistant URLs are the local addresses the gateway will listen on (PORT, ASSISTANT_PORT), so a site moved to a
+ * free port links to itself and its assistant accepts its own origin.
+ */
 export function loadSiteConfig(env: Record<string, string | undefined> = process.env): SiteConfig {
   const result = siteConfigSchema.safeParse({
-    url: env.SITE_URL || 'http://localhost:4321',
+    url: env.SITE_URL || `http://localhost:${env.PORT || 4321}`,
     name: env.SITE_NAME || 'Agent Docs',
     description:
       env.SITE_DESCRIPTION ||
@@ -44,7 +48,7 @@ export function loadSiteConfig(env: Record<string, string | undefined> = process
     version: env.SITE_VERSION || '1.0.0',
     contentDir: env.CONTENT_DIR || 'content',
     distDir: env.DIST_DIR || 'dist',
-    assistantUrl: env.ASSISTANT_SITE_URL || 'http://localhost:4322',
+    assistantUrl: env.ASSISTANT_SITE_URL || `http://localhost:${env.ASSISTANT_PORT || 4322}`,
     assistantName: env.ASSISTANT_SITE_NAME || 'Portfolio assistant',
   });
   if (result.success) return result.data;

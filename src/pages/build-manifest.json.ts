@@ -1,8 +1,11 @@
-// The build manifest the gateway reads: every page, its twin and a content hash.
+// The build manifest the gateway reads: every page, its twin and a content hash, and
+// the settings the build baked in (src/lib/build-settings.ts).
+import { resolve } from 'node:path';
 import type { APIRoute } from 'astro';
 import { docsModel } from '../lib/docs.ts';
 import { sha256 } from '../lib/markdown-twin.ts';
 import { loadSiteConfig } from '../lib/site-config.ts';
+import { contentHash, type BuildSettings } from '../lib/build-settings.ts';
 
 export const GET: APIRoute = async () => {
   const site = loadSiteConfig();
@@ -21,5 +24,7 @@ export const GET: APIRoute = async () => {
   }));
   // Same content and config → same id, so cursors and caches survive a no-op rebuild.
   const buildId = sha256(JSON.stringify([siteInfo, pages.map((p) => [p.path, p.hash, p.title, p.type])])).slice(0, 16);
-  return Response.json({ manifestVersion: 1, buildId, site: siteInfo, pages });
+  const contentDir = resolve(site.contentDir);
+  const settings: BuildSettings = { siteUrl: site.url, assistantUrl: site.assistantUrl, contentDir, contentHash: contentHash(contentDir) };
+  return Response.json({ manifestVersion: 1, buildId, site: siteInfo, settings, pages });
 };

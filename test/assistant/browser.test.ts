@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort, requireBinary, type RunningGateway } from '../helpers/gateway.ts';
 import type { OpenAiServer } from '../helpers/openai-server.ts';
-import { defaultPieces, startAssistantGateway, startModelServer } from './helpers/assistant.ts';
+import { SITE, defaultPieces, startAssistantGateway, startModelServer } from './helpers/assistant.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url));
@@ -20,11 +20,11 @@ describe.skipIf(!haveChromium)('portfolio chat box in a real browser', () => {
 
   beforeAll(async () => {
     fake = await startModelServer();
-    // The browser's Origin is the loopback URL, so that is the site URL of this gateway.
+    // The browser's Origin is the loopback URL: allowed beside the site URL the build was made for.
     const port = await freePort();
     gw = await startAssistantGateway(inject('distDir'), {
       ASSISTANT_PORT: String(port),
-      ASSISTANT_SITE_URL: `http://127.0.0.1:${port}`,
+      ASSISTANT_ALLOWED_ORIGINS: `http://127.0.0.1:${port}`,
       LLM_BASE_URL: fake.url,
       LLM_MODEL: 'fake-model',
     });
@@ -41,15 +41,21 @@ describe.skipIf(!haveChromium)('portfolio chat box in a real browser', () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // a Content-Security-Policy violation is a console error too
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(`${gw.assistantUrl}/projects`);
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`)),
+    );
+    const res = await page.goto(`${gw.assistantUrl}/projects`);
+    expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     await page.fill('#chat-input', 'Which search projects has Robin led?');
     await page.click('.chat button[type=submit]');
     await page.waitForSelector('.chat .sources a');
     const answer = await page.textContent('.chat .msg.assistant');
     expect(answer).toBe(defaultPieces.join(''));
     const links = await page.$$eval('.chat .sources a', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
-    expect(links).toContainEqual(['Projects', '/projects']);
+    // the build's site URL (this page is served from the loopback address, an allowed extra origin)
+    expect(links).toContainEqual(['Projects', `${SITE}/projects`]);
     // The follow-up carries the conversation.
     await page.fill('#chat-input', 'And when was that?');
     await page.click('.chat button[type=submit]');

@@ -56,12 +56,22 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     await stopServer?.();
   });
 
-  /** A fresh context (no stored theme) with page errors collected. */
+  /** Content-Security-Policy violations reported in the console of every page any test opened (checked last). */
+  const cspViolations: string[] = [];
+
+  /** A fresh context (no stored theme) with page errors and CSP violations collected. */
   async function open(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark' = 'light') {
     const context: BrowserContext = await browser.newContext({ viewport, colorScheme });
+    // every violation reaches the console, also those Chromium reports only as an event
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`)),
+    );
     const page: Page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(`${page.url()}: ${m.text()}`);
+    });
     return { context, page, errors };
   }
 
@@ -99,6 +109,8 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     const [first] = readingTrail();
     const res = await page.goto(base + first.path);
     expect(res?.status()).toBe(200);
+    // served with its Content-Security-Policy (checked for violations at the end)
+    expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(await h1(page)).toBe(first.title);
     expect(await page.locator('link[rel="alternate"][type="text/markdown"]').getAttribute('href')).toBe(`${first.path}.md`);
     expect(await page.getByRole('link', { name: 'View as Markdown' }).getAttribute('href')).toBe(`${first.path}.md`);
@@ -332,5 +344,9 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     const saved = readdirSync(artifacts).filter((f) => f.endsWith('.png'));
     expect(saved).toEqual(expect.arrayContaining(['desktop-doc-light.png', 'phone-doc.png', 'desktop-search.png', 'phone-menu.png']));
     expect(existsSync(join(artifacts, 'desktop-home.png'))).toBe(true);
+  });
+
+  it('runs every page above with no Content-Security-Policy violation in the console', () => {
+    expect(cspViolations).toEqual([]);
   });
 });

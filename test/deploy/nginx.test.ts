@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nginxSite } from '../../src/integration/nginx-site.ts';
+import { loadSecurityHeaders } from '../../gateway/http/security-headers.ts';
 import { freePort, requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { readManifest } from '../helpers/manifest.ts';
 
@@ -30,6 +31,7 @@ describe.skipIf(!hasNginx)('nginx in front of the gateway', () => {
         contentTypes: join(distDir, 'nginx', 'content-types.conf'),
         gateways: [`127.0.0.1:${gateway.port}`],
         listen: `127.0.0.1:${port}`,
+        securityHeaders: loadSecurityHeaders(distDir, 'site'),
       }),
     );
     const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ');
@@ -72,6 +74,22 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
     const missing = await fetch(`${base}/docs/nope/nothing-here`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('/llms.txt');
+  });
+
+  it('sends the security headers with every page, the 404 page included, as the gateway does', async () => {
+    const page = manifest().pages[0]!;
+    const direct = await fetch(`${gateway.url}${page.path}`);
+    for (const res of [await fetch(`${base}${page.path}`), await fetch(`${base}/docs/nope/nothing-here`, { headers: { accept: 'text/html' } })]) {
+      await res.arrayBuffer();
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]+'/);
+      expect(csp).toBe(direct.headers.get('content-security-policy'));
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('permissions-policy')).toContain('camera=()');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    await direct.arrayBuffer();
   });
 
   it('serves Markdown twins as text/markdown, also by content negotiation', async () => {

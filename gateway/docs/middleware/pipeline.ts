@@ -1,9 +1,10 @@
 // Outermost middleware: sets up the request state, turns every outcome (value,
 // Problem, unexpected error) into one Response, and adds the headers every
 // response carries: CORS, rate limits, the versioning policy link, deprecation,
-// the Idempotency-Key echo.
+// the Idempotency-Key echo; on HTML pages, the security headers (http/security-headers.ts).
 import { HTTPError, type H3Event, type Middleware } from 'h3';
 import { errorHeaders, withHeaders, type SetHeader } from '../../http/fast-response.ts';
+import { isHtml } from '../../http/security-headers.ts';
 import { clientIp } from '../../limits/client-ip.ts';
 import { ProblemError, problemResponse, slugForStatus } from '../problem.ts';
 import { routeMeta, setState, type RequestState } from '../request-state.ts';
@@ -50,8 +51,11 @@ function addCommonHeaders(set: SetHeader, link: string | null | undefined, st: R
   if (st.idempotencyKey !== undefined) set('idempotency-key', st.idempotencyKey);
 }
 
-function finalize(res: Response, st: RequestState): Response {
-  return withHeaders(res, (set, get) => addCommonHeaders(set, get('link'), st));
+function finalize(res: Response, st: RequestState, htmlHeaders: Record<string, string>): Response {
+  return withHeaders(res, (set, get) => {
+    addCommonHeaders(set, get('link'), st);
+    if (isHtml(get('content-type'))) for (const [k, v] of Object.entries(htmlHeaders)) set(k, v);
+  });
 }
 
 export function pipeline(rt: DocsRuntime): Middleware {
@@ -65,11 +69,12 @@ export function pipeline(rt: DocsRuntime): Middleware {
     setState(event, st);
     let res: Response;
     try {
-      const out = await next();
+      // the whole request, streams included, reads the build current now (runtime.ts)
+      const out = await rt.pinBuild(() => next());
       res = out instanceof Response ? out : problemResponse(rt.siteUrl, new ProblemError('not-found'), event.url.pathname);
     } catch (err) {
       res = problemResponse(rt.siteUrl, toProblem(err, event), event.url.pathname);
     }
-    return finalize(res, st);
+    return finalize(res, st, rt.htmlHeaders);
   };
 }

@@ -16,8 +16,10 @@ export function jobsRoute(rt: DocsRuntime) {
   return async (event: H3Event): Promise<Response> => {
     requireMethod(event, ['GET']);
     const id = event.context.params?.jobId ?? '';
-    const paths = decodeJobId(id);
-    if (!paths) throw new ProblemError('not-found', 'Unknown job id: it is malformed, truncated or altered. Job ids come from the 202 response of POST /api/md/batch.');
+    const paths = decodeJobId(id, rt.manifest?.buildId ?? '');
+    if (!paths) {
+      throw new ProblemError('not-found', 'Unknown job id: it is malformed, truncated or altered, or was issued for an earlier build of the site. Job ids come from the 202 response of POST /api/md/batch; submit the batch again.');
+    }
     requireManifest(rt);
     // JSON.stringify of a JobStatusT, with the result assembled from the cached encoded twins
     const head: Omit<JobStatusT, 'result'> = { job_id: id, status: 'completed' };

@@ -43,7 +43,7 @@ export function mdBatchRoute(rt: DocsRuntime) {
     const async = wantsAsync(event);
     const paths = await readPaths(event, rt.config.bodyLimitBytes);
     if (async) {
-      const id = encodeJobId(paths);
+      const id = encodeJobId(paths, rt.manifest?.buildId ?? '');
       const url = jobUrl(event, id);
       const body: JobAcceptedT = { job_id: id, status: 'accepted', status_url: url };
       return jsonResponse(body, 202, { location: url, 'preference-applied': 'respond-async' });
