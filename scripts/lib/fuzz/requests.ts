@@ -6,6 +6,7 @@
 // send (malformed request lines and headers, oversized URLs, smuggling-style framing).
 // A request's `family/variant` is its shape; the report counts distinct shapes.
 import fc from 'fast-check';
+import { METHODS } from 'node:http';
 import { AskRequest as DocsAskRequest, BatchMarkdownRequest, Cursor, QueryText, SearchLimit, Tag, askModes } from '../../../gateway/contract/docs-api.ts';
 import { AskRequest as AssistantAskRequest, ChatRequest, mcpAskTool } from '../../../gateway/contract/assistant-api.ts';
 import { mcpTools } from '../../../gateway/contract/mcp.ts';
@@ -68,11 +69,11 @@ function asRawBytes(req: FuzzRequest): FuzzRequest {
   return { ...req, variant: `${req.variant}|raw-bytes`, raw };
 }
 
-/** Requests whose line or headers an HTTP client would refuse go out as raw bytes instead. */
+/** Requests whose method, line or headers an HTTP client would refuse (or Node's parser would, before any routing) go out as raw bytes instead. */
 export function sendable(req: FuzzRequest): FuzzRequest {
   if (req.raw) return req;
   const headersSafe = Object.values(req.headers).every((value) => /^[\t\x20-\x7e]*$/.test(value));
-  return clientSafe(req.path) && headersSafe ? req : asRawBytes(req);
+  return clientSafe(req.path) && headersSafe && METHODS.includes(req.method) ? req : asRawBytes(req);
 }
 
 /** A path an HTTP client can put on the request line, or null when only a raw socket can send it. */
