@@ -67,8 +67,17 @@ export function createGatewayServer(handler: RequestListener, timeouts: ServerTi
       headersTimeout: Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs),
       // Node checks both timeouts on this interval (default 30 s, which would add up to 30 s to each bound)
       connectionsCheckingInterval: 1000,
+      // Node's own refusal of an HTTP/1.1 request without Host is a bare 400; refused here instead, in the envelope.
+      requireHostHeader: false,
     },
-    handler,
+    (req, res) => {
+      if (req.httpVersionMajor === 1 && req.httpVersionMinor === 1 && req.headers.host === undefined) {
+        const { contentType, body } = render(400);
+        res.writeHead(400, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', connection: 'close' }).end(body);
+        return;
+      }
+      handler(req, res);
+    },
   );
   // SSE answers may stream for a while; idle keep-alive sockets are closed quickly.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
