@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { headersFile, nginxSnippet } from '../../gateway/static/content-types.ts';
 import type { SiteConfig } from '../lib/site-config.ts';
-import { nginxSite } from './nginx-site.ts';
+import { nginxGateways, nginxSite } from './nginx-site.ts';
 import { deferEnv, deferValue, writeSearchIndexes } from './search-index.ts';
 
 /** Route prefix the assistant (portfolio) site is built under, then moved to dist/portfolio. */
@@ -35,6 +35,7 @@ export function agentDocs({ site }: { site: SiteConfig }): AstroIntegration {
         await mkdir(join(dist, 'nginx'), { recursive: true });
         await writeFile(join(dist, 'nginx', 'content-types.conf'), nginxSnippet());
         await writeFile(join(dist, 'nginx', 'agent-docs.conf'), nginxSite());
+        await writeFile(join(dist, 'nginx', 'gateways.conf'), nginxGateways());
 
         // The Pagefind step (src/integration/search-index.ts). runAstroBuild runs it in a process of
         // its own once this one has exited, so Astro's memory and Pagefind's never add up.
