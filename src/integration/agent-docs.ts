@@ -8,7 +8,7 @@ import type { AstroIntegration } from 'astro';
 import { headersFile, nginxSnippet } from '../../gateway/static/content-types.ts';
 import { securityHeaders } from '../../gateway/http/security-headers.ts';
 import type { SiteConfig } from '../lib/site-config.ts';
-import { nginxDefaults, nginxSite } from './nginx-site.ts';
+import { nginxDefaults, nginxGateways, nginxSite } from './nginx-site.ts';
 import { deferEnv, deferValue, writeSearchIndexes } from './search-index.ts';
 import { writeSecurityHeaders } from './security-headers.ts';
 
@@ -37,6 +37,7 @@ export function agentDocs({ site }: { site: SiteConfig }): AstroIntegration {
         await mkdir(join(dist, 'nginx'), { recursive: true });
         await writeFile(join(dist, 'nginx', 'content-types.conf'), nginxSnippet());
         await writeFile(join(dist, 'nginx', 'agent-docs.conf'), nginxSite({ ...nginxDefaults, securityHeaders: securityHeaders(hashes.site) }));
+        await writeFile(join(dist, 'nginx', 'gateways.conf'), nginxGateways());
 
         // The Pagefind step (src/integration/search-index.ts). runAstroBuild runs it in a process of
         // its own once this one has exited, so Astro's memory and Pagefind's never add up.

@@ -19,6 +19,12 @@ const siteConfigSchema = z.object({
     .url({ message: 'ASSISTANT_SITE_URL must be an absolute http(s) URL' })
     .transform((u) => u.replace(/\/+$/, '')),
   assistantName: z.string().min(1),
+  /** Where the content folder is edited; each page's path inside it is appended for "Edit this page". */
+  editUrl: z
+    .url({ message: 'SITE_EDIT_URL must be an absolute http(s) URL, e.g. https://github.com/you/docs/edit/main/content' })
+    .refine((u) => /^https?:\/\//.test(u), 'SITE_EDIT_URL must start with http:// or https://')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
 });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
 
@@ -31,6 +37,7 @@ const envNames: Record<keyof SiteConfig, string> = {
   distDir: 'DIST_DIR',
   assistantUrl: 'ASSISTANT_SITE_URL',
   assistantName: 'ASSISTANT_SITE_NAME',
+  editUrl: 'SITE_EDIT_URL',
 };
 
 /**
@@ -50,6 +57,7 @@ export function loadSiteConfig(env: Record<string, string | undefined> = process
     distDir: env.DIST_DIR || 'dist',
     assistantUrl: env.ASSISTANT_SITE_URL || `http://localhost:${env.ASSISTANT_PORT || 4322}`,
     assistantName: env.ASSISTANT_SITE_NAME || 'Portfolio assistant',
+    editUrl: env.SITE_EDIT_URL || undefined,
   });
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => {

@@ -1,39 +1,51 @@
-// The documented deployment, for real: nginx serves the static tree with the
-// generated content-type snippet and proxies /api/* and /ask to a gateway.
+// The documented deployment, for real, as compose.yaml runs it: nginx serves the
+// static tree with the generated content-type snippet and balances /api/* and /ask
+// over two gateways that share one Redis. nginx runs the server block the build
+// wrote (dist/nginx/agent-docs.conf), unchanged but for what a container mounts:
+// dist/ at the mount point, the gateway list, and the port it listens on.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { nginxSite } from '../../src/integration/nginx-site.ts';
-import { loadSecurityHeaders } from '../../gateway/http/security-headers.ts';
+import { nginxGateways, nginxMountPoint } from '../../src/integration/nginx-site.ts';
 import { freePort, requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { readManifest } from '../helpers/manifest.ts';
+import { redisBin, startRedis, type RunningRedis } from '../helpers/redis.ts';
 
 const nginxBin = '/usr/sbin/nginx';
 const hasNginx = requireBinary(nginxBin, 'nginx');
+const hasRedis = requireBinary(redisBin, 'redis-server');
 const distDir = inject('distDir');
 
-describe.skipIf(!hasNginx)('nginx in front of the gateway', () => {
-  let gateway: RunningGateway;
+/** The build's server block with dist/ and the gateway list where this test keeps them (a container mounts them). */
+function mountedServerBlock(gatewaysFile: string, listen: string): string {
+  const conf = readFileSync(join(distDir, 'nginx', 'agent-docs.conf'), 'utf8');
+  const gatewaysLine = `include ${nginxMountPoint}/nginx/gateways.conf;`;
+  expect(conf).toContain(gatewaysLine);
+  expect(conf).toMatch(/^  listen 80;$/m);
+  return conf
+    .replace(gatewaysLine, `include ${gatewaysFile};`)
+    .replaceAll(`${nginxMountPoint}/`, `${distDir}/`)
+    .replace(/^  listen 80;$/m, `  listen ${listen};`);
+}
+
+describe.skipIf(!hasNginx || !hasRedis)('nginx in front of two gateways sharing one Redis', () => {
+  let redis: RunningRedis;
+  let gateways: RunningGateway[] = [];
   let nginx: ChildProcess;
   let base = '';
   let nginxLog = '';
 
   beforeAll(async () => {
-    gateway = await startGateway(distDir, { TRUST_PROXY: '1', RATE_LIMIT_MAX: '3' });
+    redis = await startRedis();
+    const env = { TRUST_PROXY: '1', RATE_LIMIT_MAX: '3', REDIS_URL: redis.url, SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' };
+    // One after the other: two cold starts at once on a busy 2-core machine can outlast the start-up wait.
+    gateways = [await startGateway(distDir, env), await startGateway(distDir, env)];
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'agent-docs-nginx-'));
-    writeFileSync(
-      join(dir, 'site.conf'),
-      nginxSite({
-        root: join(distDir, 'site'),
-        contentTypes: join(distDir, 'nginx', 'content-types.conf'),
-        gateways: [`127.0.0.1:${gateway.port}`],
-        listen: `127.0.0.1:${port}`,
-        securityHeaders: loadSecurityHeaders(distDir, 'site'),
-      }),
-    );
+    writeFileSync(join(dir, 'gateways.conf'), nginxGateways(gateways.map((g) => `127.0.0.1:${g.port}`)));
+    writeFileSync(join(dir, 'site.conf'), mountedServerBlock(join(dir, 'gateways.conf'), `127.0.0.1:${port}`));
     const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ');
     writeFileSync(
       join(dir, 'nginx.conf'),
@@ -61,7 +73,8 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
 
   afterAll(async () => {
     nginx?.kill('SIGQUIT');
-    await gateway?.stop();
+    await Promise.all(gateways.map((g) => g.stop()));
+    redis?.stop();
   });
 
   const manifest = () => readManifest(distDir);
@@ -78,7 +91,7 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
 
   it('sends the security headers with every page, the 404 page included, as the gateway does', async () => {
     const page = manifest().pages[0]!;
-    const direct = await fetch(`${gateway.url}${page.path}`);
+    const direct = await fetch(`${gateways[0]!.url}${page.path}`);
     for (const res of [await fetch(`${base}${page.path}`), await fetch(`${base}/docs/nope/nothing-here`, { headers: { accept: 'text/html' } })]) {
       await res.arrayBuffer();
       const csp = res.headers.get('content-security-policy') ?? '';
@@ -135,7 +148,7 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
     expect((await ask.json())._meta.response_type).toBe('list');
   });
 
-  it('rate-limits the real client behind the proxy: a spoofed X-Forwarded-For does not buy a new budget', async () => {
+  it('rate-limits the real client behind the proxy across both gateways: a spoofed X-Forwarded-For does not buy a new budget', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await fetch(`${base}/api/jobs/not-a-job`, { headers: { 'x-forwarded-for': `203.0.113.${i}` } });
@@ -143,5 +156,15 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
       await res.arrayBuffer();
     }
     expect(statuses).toEqual([404, 404, 404, 429, 429]);
+  });
+
+  it('keeps answering when one of the two gateways stops', async () => {
+    await gateways[0]!.stop();
+    // Two requests: round robin sends one of them to the stopped gateway first (the search budget of 3 has 2 left).
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${base}/api/search?query=gateway&limit=1`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
   });
 });

@@ -7,6 +7,8 @@ import { repoRoot, runAstroBuild } from '../../scripts/lib/astro-build.ts';
 
 export const fixtureSiteUrl = 'https://docs.example.test';
 export const fixtureAssistantUrl = 'https://portfolio.example.test';
+/** The fixture pages' "Edit this page" base (SITE_EDIT_URL). */
+export const fixtureEditUrl = 'https://git.example.test/docs/edit/main/content';
 
 /** Makes a content dir from content/ plus test/fixtures/content/. */
 export function makeFixtureContent(): string {
@@ -27,6 +29,7 @@ export async function buildSite(contentDir: string, extraEnv: Record<string, str
       ASTRO_CACHE_DIR: join(distDir, '.astro-cache'),
       SITE_URL: fixtureSiteUrl,
       ASSISTANT_SITE_URL: fixtureAssistantUrl,
+      SITE_EDIT_URL: fixtureEditUrl,
       ...extraEnv,
     },
     onOutput: (chunk) => (output += chunk),

@@ -70,7 +70,8 @@ export async function startGateway(distDir: string, env: Record<string, string> 
   const output = () => log;
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(`${url}/api/health`, child, output, 15_000);
+    // A bound, not a timing: a cold start takes ~1 s, but on a 2-core machine under a full parallel suite it has taken over 15 s.
+    await waitFor(`${url}/api/health`, child, output, 60_000);
   } catch (error) {
     child.kill('SIGKILL');
     throw error;

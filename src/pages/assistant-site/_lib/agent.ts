@@ -29,7 +29,7 @@ export function authMarkdown(model: PortfolioModel): string {
   const errorRows = errorCodes.map((c) => `| ${errorStatus[c]} | \`${c}\` | ${errorMeaning[c]} |`).join('\n');
   return `# Agent access and authentication
 
-> How people and AI agents use the ${site.name} assistant API: no authentication, the limits, the errors and the discovery files.
+> How people and AI agents use the ${site.name} API: no authentication, the limits, the errors and the discovery files.
 
 This site has no user accounts, no paid tiers and nothing gated. Every page and both assistant endpoints are open to anonymous clients: there is no login, API key, bearer token, OAuth flow, client registration or token exchange anywhere. Requests carry no \`Authorization\` header, never meet a \`401\` or a \`WWW-Authenticate\` challenge, and there are no auth-specific error codes.
 
@@ -198,7 +198,7 @@ export function apiCatalog(): unknown {
 export function oauthProtectedResource(model: PortfolioModel): unknown {
   return {
     resource: model.site.url,
-    resource_name: `${model.site.name} assistant API`,
+    resource_name: `${model.site.name} API`,
     authorization_servers: [],
     bearer_methods_supported: [],
     scopes_supported: [],
