@@ -1,13 +1,13 @@
 // Files of the build tree: `/x` → x, x.html or x/index.html (like nginx try_files),
 // with stat results and small file bodies cached in memory. The build output is
 // immutable while the gateway runs; restart it after a rebuild.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { contentTypeFor } from './content-types.ts';
-import { insideRoot, siteRelativePath } from './safe-path.ts';
+import { insideRoot, realInsideRoot, siteRelativePath } from './safe-path.ts';
 
 export interface SiteFile {
-  /** Absolute path on disk. */
+  /** Absolute real path on disk (symlinks resolved; always inside the tree's real path). */
   abs: string;
   /** Site URL path of the file itself, e.g. `/docs/api/search.html`. */
   urlPath: string;
@@ -33,6 +33,13 @@ const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 
 export function createSiteFiles(siteDir: string): SiteFiles {
   const root = resolve(siteDir);
+  // The tree's own real path (DIST_DIR may itself be reached through a link); missing → nothing is served.
+  let realRoot: Promise<string | null> | undefined;
+  const realRootOf = () =>
+    (realRoot ??= realpath(root).catch(() => {
+      realRoot = undefined;
+      return null;
+    }));
   const stats = new Map<string, SiteFile | null>();
   const bodies = new Map<string, Buffer>();
   let cachedBytes = 0;
@@ -40,7 +47,9 @@ export function createSiteFiles(siteDir: string): SiteFiles {
   async function exact(relative: string): Promise<SiteFile | null> {
     const hit = stats.get(relative);
     if (hit !== undefined) return hit;
-    const abs = insideRoot(root, relative);
+    const inTree = insideRoot(root, relative);
+    const real = await realRootOf();
+    const abs = inTree && real ? await realInsideRoot(real, inTree) : null;
     let file: SiteFile | null = null;
     if (abs) {
       try {
