@@ -53,6 +53,12 @@ const envSchema = z.object({
   ASSISTANT_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
   ASSISTANT_ALLOWED_ORIGINS: z.string().default(''),
   ASSISTANT_ENABLED: z.enum(['true', 'false', '1', '0']).default('true'),
+  // Hardening limits (content/docs/deploy/security-and-operations.md#limits)
+  SITE_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(1200),
+  REDIS_TIMEOUT_MS: int(10, 60_000).default(250),
+  ASK_MODEL_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(10),
+  ASK_MODEL_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
+  ASK_ANSWER_CACHE_SIZE: int(0, 1_000_000).default(1000),
 });
 
 export interface GatewayConfig {
@@ -71,6 +77,10 @@ export interface GatewayConfig {
   search: { workers?: number; cacheSize?: number; cacheBytes?: number };
   /** Undefined when no model backend is configured (extractive answers). */
   llm?: LlmConfig;
+  /** Hardening limits: the site's flood guard, the Redis command timeout, the docs /ask model budget and answer cache. */
+  siteRateLimit: { max: number; windowSeconds: number };
+  redisTimeoutMs: number;
+  askModel: { max: number; windowSeconds: number; cacheSize: number };
   assistant: {
     enabled: boolean;
     port: number;
@@ -169,6 +179,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Gateway
             retries: e.LLM_RETRIES,
           }
         : undefined,
+    siteRateLimit: { max: e.SITE_RATE_LIMIT_MAX, windowSeconds: e.RATE_LIMIT_WINDOW_S },
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    askModel: { max: e.ASK_MODEL_RATE_LIMIT_MAX, windowSeconds: e.ASK_MODEL_RATE_LIMIT_WINDOW_S, cacheSize: e.ASK_ANSWER_CACHE_SIZE },
     assistant: {
       enabled: e.ASSISTANT_ENABLED === 'true' || e.ASSISTANT_ENABLED === '1',
       port: e.ASSISTANT_PORT,

@@ -20,7 +20,10 @@ export interface DocsRuntime {
   pages: Map<string, ManifestPage>;
   engine?: SearchEngine;
   llm?: LlmClient;
+  /** API budget: per client and endpoint (RATE_LIMIT_MAX). */
   limits: LimitStore;
+  /** The site's flood guard: per client, all site files together (SITE_RATE_LIMIT_MAX). */
+  siteLimits: LimitStore;
   files: SiteFiles;
   /** Route path (OpenAPI style, canonical or /api/v1 alias) → deprecation. */
   deprecations: Map<string, Deprecation>;
@@ -76,8 +79,9 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
   }
 
   const llm = config.llm ? createLlmClient(config.llm) : undefined;
-  const limits = createLimitStore({ ...config.rateLimit, redisUrl: config.redisUrl, prefix: 'docs' });
-  await limits.ready();
+  const limits = createLimitStore({ ...config.rateLimit, redisUrl: config.redisUrl, redisTimeoutMs: config.redisTimeoutMs, prefix: 'docs' });
+  const siteLimits = createLimitStore({ ...config.siteRateLimit, redisUrl: config.redisUrl, redisTimeoutMs: config.redisTimeoutMs, prefix: 'docs-site' });
+  await Promise.all([limits.ready(), siteLimits.ready()]);
 
   const manifestFile = join(config.siteDir, 'build-manifest.json');
   let checkedAt = 0;
@@ -98,6 +102,7 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
     engine,
     llm,
     limits,
+    siteLimits,
     files: createSiteFiles(config.siteDir),
     deprecations: deprecationIndex(config.deprecations),
     siteUrl: (manifest?.site.url ?? config.siteUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, ''),
@@ -111,7 +116,7 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
       return lastReason;
     },
     async close() {
-      await Promise.allSettled([engine?.close(), limits.close()]);
+      await Promise.allSettled([engine?.close(), limits.close(), siteLimits.close()]);
     },
   };
 }
