@@ -4,23 +4,13 @@
 // (The site's own files and unknown paths: site-limits.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { fixtureBuild } from '../helpers/manifest.ts';
-import { expectProblem, expectRateLimitHeaders, useGateway } from './helpers.ts';
+import { expectProblem, expectRateLimitHeaders, spend, useGateway } from './helpers.ts';
 
 const { distDir, manifest, site } = fixtureBuild();
 const page = manifest.pages[0]!;
 const MAX = 5;
 
 const env = (extra: Record<string, string> = {}) => ({ RATE_LIMIT_MAX: String(MAX), RATE_LIMIT_WINDOW_S: '60', SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false', ...extra });
-
-async function spend(url: string, n: number, init?: RequestInit): Promise<Response[]> {
-  const out: Response[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await fetch(url, init);
-    await res.arrayBuffer();
-    out.push(res);
-  }
-  return out;
-}
 
 describe(`RATE_LIMIT_MAX=${MAX}`, () => {
   const gw = useGateway(distDir, env());

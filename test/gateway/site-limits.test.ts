@@ -5,21 +5,11 @@
 // 429 page with Retry-After.
 import { describe, expect, it } from 'vitest';
 import { fixtureBuild } from '../helpers/manifest.ts';
-import { expectProblem, expectRateLimitHeaders, useGateway } from './helpers.ts';
+import { expectProblem, expectRateLimitHeaders, spend, useGateway } from './helpers.ts';
 
 const { distDir, manifest, site } = fixtureBuild();
 const page = manifest.pages[0]!;
 const HTML_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
-
-async function spend(url: string, n: number, init?: RequestInit): Promise<Response[]> {
-  const out: Response[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await fetch(url, init);
-    await res.arrayBuffer();
-    out.push(res);
-  }
-  return out;
-}
 
 describe('defaults: the site is outside the 120/min API budget', () => {
   const gw = useGateway(distDir, { SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' });
