@@ -1,45 +1,32 @@
 // REDIS_URL: two gateway processes on one real redis-server share one budget per
 // client and endpoint. Without redis-server: a loud skip locally, a failure in CI.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
+import { requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { fixtureBuild } from '../helpers/manifest.ts';
+import { REDIS_BIN, startRedis, type RunningRedis } from '../helpers/redis.ts';
 import { expectProblem, expectRateLimitHeaders } from './helpers.ts';
 
-const REDIS_BIN = '/usr/bin/redis-server';
 const { distDir, site } = fixtureBuild();
 const MAX = 6;
 const haveRedis = requireBinary(REDIS_BIN, 'redis-server');
 
 describe.skipIf(!haveRedis)('rate limits shared through Redis', () => {
-  let redis: ChildProcess;
+  let redis: RunningRedis;
   let redisUrl: string;
   let a: RunningGateway;
   let b: RunningGateway;
 
   beforeAll(async () => {
-    const port = await freePort();
-    redis = spawn(REDIS_BIN, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    redisUrl = `redis://127.0.0.1:${port}`;
-    const probe = new Redis(redisUrl, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
-    probe.on('error', () => {}); // refused until redis-server listens
-    for (let i = 0; i < 100; i++) {
-      try {
-        await probe.connect();
-        if ((await probe.ping()) === 'PONG') break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    probe.disconnect();
+    redis = await startRedis();
+    redisUrl = redis.url;
     const env = { REDIS_URL: redisUrl, RATE_LIMIT_MAX: String(MAX), SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' };
     [a, b] = await Promise.all([startGateway(distDir, env), startGateway(distDir, env)]);
   });
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    redis?.kill('SIGTERM');
+    redis?.stop();
   });
 
   it('both processes count against one budget per endpoint', async () => {
