@@ -10,6 +10,7 @@ import { RUNTIME_MANIFEST_FILE, loadManifest, type Manifest, type ManifestPage }
 import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { createLlmClient, type LlmClient } from '../engine/llm.ts';
 import { createLimitStore, type LimitStore } from '../limits/store.ts';
+import { createModelBudget, type ModelBudget } from './ask/model-budget.ts';
 import { createSiteFiles, type SiteFiles } from '../static/files.ts';
 import { deprecationIndex, type Deprecation } from './deprecations.ts';
 
@@ -20,6 +21,8 @@ export interface DocsRuntime {
   pages: Map<string, ManifestPage>;
   engine?: SearchEngine;
   llm?: LlmClient;
+  /** What /ask may spend on the model (per-client budget, answer cache); with a model only. */
+  modelBudget?: ModelBudget;
   /** API budget: per client and endpoint (RATE_LIMIT_MAX). */
   limits: LimitStore;
   /** The site's flood guard: per client, all site files together (SITE_RATE_LIMIT_MAX). */
@@ -79,6 +82,7 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
   }
 
   const llm = config.llm ? createLlmClient(config.llm) : undefined;
+  const modelBudget = llm ? createModelBudget(config) : undefined;
   const limits = createLimitStore({ ...config.rateLimit, redisUrl: config.redisUrl, redisTimeoutMs: config.redisTimeoutMs, prefix: 'docs' });
   const siteLimits = createLimitStore({ ...config.siteRateLimit, redisUrl: config.redisUrl, redisTimeoutMs: config.redisTimeoutMs, prefix: 'docs-site' });
   await Promise.all([limits.ready(), siteLimits.ready()]);
@@ -101,6 +105,7 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
     pages: new Map((manifest?.pages ?? []).map((p) => [p.path, p])),
     engine,
     llm,
+    modelBudget,
     limits,
     siteLimits,
     files: createSiteFiles(config.siteDir),
@@ -116,7 +121,7 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
       return lastReason;
     },
     async close() {
-      await Promise.allSettled([engine?.close(), limits.close(), siteLimits.close()]);
+      await Promise.allSettled([engine?.close(), limits.close(), siteLimits.close(), modelBudget?.close()]);
     },
   };
 }

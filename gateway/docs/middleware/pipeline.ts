@@ -6,7 +6,7 @@ import { HTTPError, type H3Event, type Middleware } from 'h3';
 import { headersOf } from '../../http/fast-response.ts';
 import { clientIp } from '../../limits/client-ip.ts';
 import { ProblemError, problemResponse, slugForStatus } from '../problem.ts';
-import { routeMeta, setState, type RequestState } from '../request-state.ts';
+import { routeMeta, setState, withRequestState, type RequestState } from '../request-state.ts';
 import type { DocsRuntime } from '../runtime.ts';
 import { corsHeaders } from './cors.ts';
 
@@ -81,7 +81,7 @@ export function pipeline(rt: DocsRuntime): Middleware {
     setState(event, st);
     let res: Response;
     try {
-      const out = await next();
+      const out = await withRequestState(st, next);
       res = out instanceof Response ? out : problemResponse(rt.siteUrl, new ProblemError('not-found'), event.url.pathname);
     } catch (err) {
       res = problemResponse(rt.siteUrl, toProblem(err, event), event.url.pathname);
