@@ -27,6 +27,8 @@ export interface SiteFiles {
 }
 
 const MAX_STAT_ENTRIES = 50_000;
+// Misses are remembered too (a repeated 404 costs no syscall), but few of them: every unique junk path would be one.
+const MAX_CACHED_MISSES = 2_000;
 const MAX_CACHED_FILE = 512 * 1024;
 // Buffers sit outside the V8 heap but count in RSS; the batch API keeps its own cache of encoded twins.
 const MAX_CACHED_BYTES = 32 * 1024 * 1024;
@@ -41,6 +43,7 @@ export function createSiteFiles(siteDir: string): SiteFiles {
       return null;
     }));
   const stats = new Map<string, SiteFile | null>();
+  let misses = 0;
   const bodies = new Map<string, Buffer>();
   let cachedBytes = 0;
 
@@ -62,8 +65,15 @@ export function createSiteFiles(siteDir: string): SiteFiles {
         file = null;
       }
     }
-    if (stats.size >= MAX_STAT_ENTRIES) stats.clear();
-    stats.set(relative, file);
+    if (stats.size >= MAX_STAT_ENTRIES) {
+      stats.clear();
+      misses = 0;
+    }
+    if (file) stats.set(relative, file);
+    else if (misses < MAX_CACHED_MISSES) {
+      stats.set(relative, null);
+      misses++;
+    }
     return file;
   }
 
