@@ -66,6 +66,12 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: int(1000, 600_000).default(20_000),
   SHUTDOWN_DEADLINE_MS: int(0, 600_000).default(10_000),
   RELOAD_CHECK_MS: int(0, 3_600_000).default(2000),
+  // Hardening limits (content/docs/deploy/security-and-operations.md#limits)
+  SITE_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(1200),
+  REDIS_TIMEOUT_MS: int(10, 60_000).default(250),
+  ASK_MODEL_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(10),
+  ASK_MODEL_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
+  ASK_ANSWER_CACHE_SIZE: int(0, 1_000_000).default(1000),
 });
 
 export interface GatewayConfig {
@@ -94,6 +100,10 @@ export interface GatewayConfig {
     /** How often DIST_DIR's real path is compared with the loaded build's (0: on SIGHUP only). */
     reloadCheckMs: number;
   };
+  /** Hardening limits: the site's flood guard, the Redis command timeout, the docs /ask model budget and answer cache. */
+  siteRateLimit: { max: number; windowSeconds: number };
+  redisTimeoutMs: number;
+  askModel: { max: number; windowSeconds: number; cacheSize: number };
   assistant: {
     enabled: boolean;
     port: number;
@@ -236,6 +246,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Gateway
       shutdownDeadlineMs: e.SHUTDOWN_DEADLINE_MS,
       reloadCheckMs: e.RELOAD_CHECK_MS,
     },
+    siteRateLimit: { max: e.SITE_RATE_LIMIT_MAX, windowSeconds: e.RATE_LIMIT_WINDOW_S },
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
+    askModel: { max: e.ASK_MODEL_RATE_LIMIT_MAX, windowSeconds: e.ASK_MODEL_RATE_LIMIT_WINDOW_S, cacheSize: e.ASK_ANSWER_CACHE_SIZE },
     assistant: {
       enabled: e.ASSISTANT_ENABLED === 'true' || e.ASSISTANT_ENABLED === '1',
       port: e.ASSISTANT_PORT,

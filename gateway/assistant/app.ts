@@ -34,7 +34,7 @@ export type AssistantApp = H3 & {
 export function createAssistantApp(config: GatewayConfig): AssistantApp {
   const a = config.assistant;
   const siteUrl = a.siteUrl;
-  const limiter = createAssistantLimiter({ max: a.rateLimit.max, windowSeconds: a.rateLimit.windowSeconds, redisUrl: config.redisUrl });
+  const limiter = createAssistantLimiter({ max: a.rateLimit.max, windowSeconds: a.rateLimit.windowSeconds, redisUrl: config.redisUrl, redisTimeoutMs: config.redisTimeoutMs });
   const llm = config.llm ? createLlmClient({ ...config.llm }) : undefined;
 
   let engine: SearchEngine | undefined;

@@ -31,8 +31,8 @@ export function rateLimitHeaders(s: RateState): Record<string, string> {
   };
 }
 
-export function createAssistantLimiter(opts: { max: number; windowSeconds: number; redisUrl?: string }): AssistantLimiter {
-  const store = createLimitStore({ max: opts.max, windowSeconds: opts.windowSeconds, redisUrl: opts.redisUrl, prefix: 'assistant' });
+export function createAssistantLimiter(opts: { max: number; windowSeconds: number; redisUrl?: string; redisTimeoutMs?: number }): AssistantLimiter {
+  const store = createLimitStore({ ...opts, prefix: 'assistant' });
   const window = opts.windowSeconds === 60 ? 'minute' : `${opts.windowSeconds} s`;
   const seen = new Map<string, { remaining: number; resetAt: number }>();
 

@@ -1,5 +1,8 @@
 // Per-request facts the middleware collect and the pipeline turns into headers,
-// kept off event.res so they survive thrown errors.
+// kept off event.res so they survive thrown errors. The pipeline also runs the
+// request inside an async context holding them, for work that has no event at hand
+// (the /ask model budget, reached from the route and from MCP tools alike).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { H3Event } from 'h3';
 import type { LimitResult } from '../limits/store.ts';
 import type { Deprecation } from '../contract/deprecations.ts';
@@ -26,6 +29,13 @@ export interface RequestState {
 }
 
 const states = new WeakMap<H3Event, RequestState>();
+const scope = new AsyncLocalStorage<RequestState>();
+
+/** Runs `work` (the rest of the request) with `state` as the current request's state. */
+export const withRequestState = <T>(state: RequestState, work: () => T): T => scope.run(state, work);
+
+/** The state of the request whose work is running, if any. */
+export const currentRequestState = (): RequestState | undefined => scope.getStore();
 
 export function setState(event: H3Event, state: RequestState): void {
   states.set(event, state);

@@ -22,6 +22,7 @@ import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
 import { createLlmClient, type LlmClient } from '../engine/llm.ts';
 import { loadSecurityHeaders } from '../http/security-headers.ts';
 import { createLimitStore, type LimitStore } from '../limits/store.ts';
+import { createModelBudget, type ModelBudget } from './ask/model-budget.ts';
 import { createSiteFiles, type SiteFiles } from '../static/files.ts';
 import { deprecationIndex, type Deprecation } from '../contract/deprecations.ts';
 
@@ -51,7 +52,12 @@ export interface DocsRuntime {
   readonly siteName: string;
   readonly htmlHeaders: Record<string, string>;
   llm?: LlmClient;
+  /** What /ask may spend on the model (per-client budget, answer cache); with a model only. */
+  modelBudget?: ModelBudget;
+  /** API budget: per client and endpoint (RATE_LIMIT_MAX). */
   limits: LimitStore;
+  /** The site's flood guard: per client, all site files together (SITE_RATE_LIMIT_MAX). */
+  siteLimits: LimitStore;
   /** Route path (OpenAPI style, canonical or /api/v1 alias) → deprecation. */
   deprecations: Map<string, Deprecation>;
   /** Runs `fn` (a request) on the build current now, to its end. */
@@ -131,8 +137,10 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
   const retiring = new Set<LoadedBuild>();
 
   const llm = config.llm ? createLlmClient(config.llm) : undefined;
-  const limits = createLimitStore({ ...config.rateLimit, redisUrl: config.redisUrl, prefix: 'docs' });
-  await limits.ready();
+  const modelBudget = llm ? createModelBudget(config) : undefined;
+  const limits = createLimitStore({ ...config.rateLimit, redisUrl: config.redisUrl, redisTimeoutMs: config.redisTimeoutMs, prefix: 'docs' });
+  const siteLimits = createLimitStore({ ...config.siteRateLimit, redisUrl: config.redisUrl, redisTimeoutMs: config.redisTimeoutMs, prefix: 'docs-site' });
+  await Promise.all([limits.ready(), siteLimits.ready()]);
 
   let draining = false;
   let checkedAt = 0;
@@ -219,7 +227,9 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
       return build().htmlHeaders;
     },
     llm,
+    modelBudget,
     limits,
+    siteLimits,
     deprecations: deprecationIndex(config.deprecations),
     pinBuild: (fn) => pinned.run(current, fn),
     async unavailable() {
@@ -245,7 +255,7 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
       await reloading;
       const builds = [current, ...retiring];
       retiring.clear();
-      await Promise.allSettled([...builds.map((b) => b.engine?.close()), limits.close()]);
+      await Promise.allSettled([...builds.map((b) => b.engine?.close()), limits.close(), siteLimits.close(), modelBudget?.close()]);
     },
   };
   return runtime;

@@ -21,6 +21,8 @@ export interface LimitStoreOptions {
   max: number;
   windowSeconds: number;
   redisUrl?: string;
+  /** How long a Redis command may take before this instance counts in memory (REDIS_TIMEOUT_MS). */
+  redisTimeoutMs?: number;
   /** Key namespace, e.g. `docs` or `assistant`. */
   prefix: string;
 }

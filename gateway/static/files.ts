@@ -1,13 +1,13 @@
 // Files of the build tree: `/x` → x, x.html or x/index.html (like nginx try_files),
 // with stat results and small file bodies cached in memory. The build output is
 // immutable while the gateway runs; restart it after a rebuild.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { contentTypeFor } from './content-types.ts';
-import { insideRoot, siteRelativePath } from './safe-path.ts';
+import { insideRoot, realInsideRoot, siteRelativePath } from './safe-path.ts';
 
 export interface SiteFile {
-  /** Absolute path on disk. */
+  /** Absolute real path on disk (symlinks resolved; always inside the tree's real path). */
   abs: string;
   /** Site URL path of the file itself, e.g. `/docs/api/search.html`. */
   urlPath: string;
@@ -27,20 +27,32 @@ export interface SiteFiles {
 }
 
 const MAX_STAT_ENTRIES = 50_000;
+// Misses are remembered too (a repeated 404 costs no syscall), but few of them: every unique junk path would be one.
+const MAX_CACHED_MISSES = 2_000;
 const MAX_CACHED_FILE = 512 * 1024;
 // Buffers sit outside the V8 heap but count in RSS; the batch API keeps its own cache of encoded twins.
 const MAX_CACHED_BYTES = 32 * 1024 * 1024;
 
 export function createSiteFiles(siteDir: string): SiteFiles {
   const root = resolve(siteDir);
+  // The tree's own real path (DIST_DIR may itself be reached through a link); missing → nothing is served.
+  let realRoot: Promise<string | null> | undefined;
+  const realRootOf = () =>
+    (realRoot ??= realpath(root).catch(() => {
+      realRoot = undefined;
+      return null;
+    }));
   const stats = new Map<string, SiteFile | null>();
+  let misses = 0;
   const bodies = new Map<string, Buffer>();
   let cachedBytes = 0;
 
   async function exact(relative: string): Promise<SiteFile | null> {
     const hit = stats.get(relative);
     if (hit !== undefined) return hit;
-    const abs = insideRoot(root, relative);
+    const inTree = insideRoot(root, relative);
+    const real = await realRootOf();
+    const abs = inTree && real ? await realInsideRoot(real, inTree) : null;
     let file: SiteFile | null = null;
     if (abs) {
       try {
@@ -53,8 +65,15 @@ export function createSiteFiles(siteDir: string): SiteFiles {
         file = null;
       }
     }
-    if (stats.size >= MAX_STAT_ENTRIES) stats.clear();
-    stats.set(relative, file);
+    if (stats.size >= MAX_STAT_ENTRIES) {
+      stats.clear();
+      misses = 0;
+    }
+    if (file) stats.set(relative, file);
+    else if (misses < MAX_CACHED_MISSES) {
+      stats.set(relative, null);
+      misses++;
+    }
     return file;
   }
 

@@ -1,6 +1,9 @@
 // URL path → path inside the site tree, or null. Nothing outside the tree is ever
 // addressed: encoded or literal dot segments, backslashes, NUL, control characters,
-// double encoding and hidden files (except .well-known) are refused.
+// double encoding and hidden files (except .well-known) are refused; and a file is
+// served only when its real path (symlinks resolved) is inside the tree's real path,
+// so a link in the tree cannot lead out of it.
+import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 
 const MAX_PATH = 1024;
@@ -30,8 +33,20 @@ export function siteRelativePath(pathname: string): string | null {
   return segments.join('/');
 }
 
-/** Absolute file path for a relative path, guaranteed inside `root` (resolved). */
+const within = (root: string, abs: string) => abs === root || abs.startsWith(root + sep);
+
+/** Absolute file path for a relative path, inside `root` as text (resolved, no `..` escape). */
 export function insideRoot(root: string, relative: string): string | null {
   const abs = resolve(root, relative);
-  return abs === root || abs.startsWith(root + sep) ? abs : null;
+  return within(root, abs) ? abs : null;
+}
+
+/** The real path of `abs` (every symlink resolved) when it lies inside `realRoot` (itself a real path), else null. */
+export async function realInsideRoot(realRoot: string, abs: string): Promise<string | null> {
+  try {
+    const real = await realpath(abs);
+    return within(realRoot, real) ? real : null;
+  } catch {
+    return null;
+  }
 }

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nginxGateways, nginxMountPoint } from '../../src/integration/nginx-site.ts';
 import { freePort, requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { readManifest } from '../helpers/manifest.ts';
-import { redisBin, startRedis, type RunningRedis } from '../helpers/redis.ts';
+import { REDIS_BIN, startRedis, type RunningRedis } from '../helpers/redis.ts';
 
 const nginxBin = '/usr/sbin/nginx';
 const hasNginx = requireBinary(nginxBin, 'nginx');
-const hasRedis = requireBinary(redisBin, 'redis-server');
+const hasRedis = requireBinary(REDIS_BIN, 'redis-server');
 const distDir = inject('distDir');
 
 /** The build's server block with dist/ and the gateway list where this test keeps them (a container mounts them). */

@@ -333,7 +333,8 @@ describe('/ask with a model backend', () => {
 
   it('falls back to the extractive answer when the model fails, and says why', async () => {
     llm.setMode('error');
-    const body = await askJson(await ask(modelGw.url, 'q=install&mode=generate'));
+    // a question not asked before: model answers are cached (ask-model-budget.test.ts)
+    const body = await askJson(await ask(modelGw.url, 'q=install+when+the+model+fails&mode=generate'));
     expect(body._meta.answer_backend).toBe('extractive');
     expect(body._meta.fallback_reason).toMatch(/\S/);
     expect(body.answer).toMatch(/\S/);
@@ -353,7 +354,7 @@ describe('/ask with a model backend', () => {
     llm.setMode('trickle');
     const closedBefore = llm.closedEarly;
     const controller = new AbortController();
-    const res = await ask(modelGw.url, 'q=install&mode=generate&streaming=true', { signal: controller.signal });
+    const res = await ask(modelGw.url, 'q=install+and+disconnect&mode=generate&streaming=true', { signal: controller.signal });
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let seen = '';
     while (!seen.includes('"type":"text"')) {

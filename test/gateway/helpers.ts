@@ -31,6 +31,17 @@ export function useGateway(distDir: string, env: Record<string, string> = roomyE
   return gw;
 }
 
+/** `n` requests one after the other, bodies read. */
+export async function spend(url: string, n: number, init?: RequestInit): Promise<Response[]> {
+  const out: Response[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(url, init);
+    await res.arrayBuffer();
+    out.push(res);
+  }
+  return out;
+}
+
 /** Parses a body against a contract schema and fails with the zod issues. */
 export function expectValid<T extends z.ZodType>(schema: T, data: unknown): z.infer<T> {
   const r = schema.safeParse(data);

@@ -1,25 +1,16 @@
 // Rate limits on the real gateway: one budget per client IP and endpoint, the
 // /api/v1 alias sharing its endpoint's budget, 429 with Retry-After, headers on
 // every response, X-Forwarded-For only per TRUST_PROXY, and the real default of 120.
+// (The site's own files and unknown paths: site-limits.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { fixtureBuild } from '../helpers/manifest.ts';
-import { expectProblem, expectRateLimitHeaders, useGateway } from './helpers.ts';
+import { expectProblem, expectRateLimitHeaders, spend, useGateway } from './helpers.ts';
 
 const { distDir, manifest, site } = fixtureBuild();
 const page = manifest.pages[0]!;
 const MAX = 5;
 
 const env = (extra: Record<string, string> = {}) => ({ RATE_LIMIT_MAX: String(MAX), RATE_LIMIT_WINDOW_S: '60', SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false', ...extra });
-
-async function spend(url: string, n: number, init?: RequestInit): Promise<Response[]> {
-  const out: Response[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await fetch(url, init);
-    await res.arrayBuffer();
-    out.push(res);
-  }
-  return out;
-}
 
 describe(`RATE_LIMIT_MAX=${MAX}`, () => {
   const gw = useGateway(distDir, env());
@@ -63,17 +54,16 @@ describe(`RATE_LIMIT_MAX=${MAX}`, () => {
     expect(batch.headers.get('ratelimit-remaining')).toBe(String(MAX - 1));
   });
 
-  it('limits discovery files and pages too, each file its own budget', async () => {
+  it('limits discovery files, each file its own budget; pages are under the site flood guard instead', async () => {
     const llms = await spend(`${gw.url}/llms.txt`, MAX);
     expect(llms.every((r) => r.status === 200)).toBe(true);
     const over = await fetch(`${gw.url}/llms.txt`);
     await expectProblem(over, 'too-many-requests', site, '/llms.txt');
     expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
-    // /x and /x.html are one resource.
-    await spend(`${gw.url}${page.path}`, MAX - 1);
-    const html = await fetch(`${gw.url}${page.path}.html`);
-    expect(html.headers.get('ratelimit-remaining')).toBe('0');
-    expect((await fetch(`${gw.url}${page.path}`)).status).toBe(429);
+    // Pages: one flood guard for the whole site (test/gateway/site-limits.test.ts).
+    const pages = await spend(`${gw.url}${page.path}`, MAX + 1);
+    expect(pages.every((r) => r.status === 200)).toBe(true);
+    expectRateLimitHeaders(pages[0]!.headers, 1200);
     const catalog = await fetch(`${gw.url}/.well-known/api-catalog`);
     expect(catalog.status).toBe(200);
     expect(catalog.headers.get('ratelimit-remaining')).toBe(String(MAX - 1));

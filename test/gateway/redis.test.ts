@@ -3,13 +3,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
-import { redisBin, startRedis, type RunningRedis } from '../helpers/redis.ts';
 import { fixtureBuild } from '../helpers/manifest.ts';
+import { REDIS_BIN, startRedis, type RunningRedis } from '../helpers/redis.ts';
 import { expectProblem, expectRateLimitHeaders } from './helpers.ts';
 
 const { distDir, site } = fixtureBuild();
 const MAX = 6;
-const haveRedis = requireBinary(redisBin, 'redis-server');
+const haveRedis = requireBinary(REDIS_BIN, 'redis-server');
 
 describe.skipIf(!haveRedis)('rate limits shared through Redis', () => {
   let redis: RunningRedis;

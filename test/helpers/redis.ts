@@ -1,19 +1,20 @@
-// A real redis-server on a free loopback port, for the tests of shared rate limits.
+// A real redis-server on a free loopback port for one suite, without persistence.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { freePort } from './gateway.ts';
 
-export const redisBin = '/usr/bin/redis-server';
+export const REDIS_BIN = '/usr/bin/redis-server';
 
 export interface RunningRedis {
   url: string;
+  process: ChildProcess;
   stop(): void;
 }
 
-/** Starts redis-server without persistence and waits until it answers PING. */
+/** Starts redis-server and resolves once it answers PING. */
 export async function startRedis(): Promise<RunningRedis> {
   const port = await freePort();
-  const redis: ChildProcess = spawn(redisBin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(REDIS_BIN, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
   probe.on('error', () => {}); // refused until redis-server listens
@@ -26,5 +27,13 @@ export async function startRedis(): Promise<RunningRedis> {
     }
   }
   probe.disconnect();
-  return { url, stop: () => redis.kill('SIGTERM') };
+  return {
+    url,
+    process: child,
+    stop() {
+      // a stopped (SIGSTOP) server would hold SIGTERM until continued
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+    },
+  };
 }

@@ -3,7 +3,7 @@
 // extractively otherwise or when the model fails; the request never fails for it.
 import { randomUUID } from 'node:crypto';
 import { API_VERSION, apiLimits, type AskMetaT, type AskMode, type NlwebResultT } from '../../contract/docs-api.ts';
-import { answer, type AnswerOutcome, type AnswerSource } from '../../engine/answer.ts';
+import { answer, type AnswerOutcome, type AnswerSource, type LlmClient } from '../../engine/answer.ts';
 import type { SearchHit } from '../../engine/search.ts';
 import { requireEngine } from '../ready.ts';
 import { pageMarkdown } from '../pages.ts';
@@ -72,15 +72,11 @@ export async function generateAnswer(
   rt: DocsRuntime,
   opts: { query: string; mode: Exclude<AskMode, 'list'>; results: readonly NlwebResultT[]; signal?: AbortSignal; onText: (text: string) => void },
 ): Promise<AnswerOutcome> {
-  return answer({
-    query: opts.query,
-    mode: opts.mode,
-    sources: await sourcesFor(rt, opts.results),
-    llm: rt.llm,
-    onModelFailure: 'extractive',
-    signal: opts.signal,
-    onText: opts.onText,
-  });
+  const produce = async (llm: LlmClient | undefined, onText: (text: string) => void) =>
+    answer({ query: opts.query, mode: opts.mode, sources: await sourcesFor(rt, opts.results), llm, onModelFailure: 'extractive', signal: opts.signal, onText });
+  // Model answers go through the per-client model budget and the answer cache (model-budget.ts).
+  if (!rt.llm || !rt.modelBudget) return produce(rt.llm, opts.onText);
+  return rt.modelBudget.answer({ buildId: rt.manifest?.buildId ?? '', mode: opts.mode, query: opts.query, onText: opts.onText }, rt.llm, produce);
 }
 
 export function askMeta(mode: AskMode, count?: number, outcome?: AnswerOutcome): AskMetaT {

@@ -19,6 +19,7 @@ const exposed = [
   'Vary',
   'Mcp-Session-Id',
   'Mcp-Protocol-Version',
+  'X-Model-Budget',
 ];
 
 const allowedRequestHeaders = ['Accept', 'Content-Type', 'Idempotency-Key', 'Prefer', 'Last-Event-ID', 'Mcp-Protocol-Version', 'Mcp-Session-Id'];

@@ -7,7 +7,7 @@ import { errorHeaders, withHeaders, type SetHeader } from '../../http/fast-respo
 import { isHtml } from '../../http/security-headers.ts';
 import { clientIp } from '../../limits/client-ip.ts';
 import { ProblemError, problemResponse, slugForStatus } from '../problem.ts';
-import { routeMeta, setState, type RequestState } from '../request-state.ts';
+import { routeMeta, setState, withRequestState, type RequestState } from '../request-state.ts';
 import type { DocsRuntime } from '../runtime.ts';
 import { corsHeaders } from './cors.ts';
 
@@ -70,7 +70,7 @@ export function pipeline(rt: DocsRuntime): Middleware {
     let res: Response;
     try {
       // the whole request, streams included, reads the build current now (runtime.ts)
-      const out = await rt.pinBuild(() => next());
+      const out = await rt.pinBuild(() => withRequestState(st, next));
       res = out instanceof Response ? out : problemResponse(rt.siteUrl, new ProblemError('not-found'), event.url.pathname);
     } catch (err) {
       res = problemResponse(rt.siteUrl, toProblem(err, event), event.url.pathname);

@@ -1,6 +1,8 @@
 // GET|POST /ask (and /api/v1/ask): NLWeb-style question answering, JSON or SSE.
 import type { H3Event } from 'h3';
 import type { AskResponseT } from '../../contract/docs-api.ts';
+import type { AnswerOutcome } from '../../engine/answer.ts';
+import { modelBudgetRetryAfter } from '../ask/model-budget.ts';
 import { acceptsEventStream } from '../../static/negotiate.ts';
 import { askInputFromBody, askInputFromQuery } from '../ask/input.ts';
 import { askMeta, askResults, generateAnswer, newQueryId } from '../ask/run.ts';
@@ -11,6 +13,12 @@ import { jsonBytesResponse, jsonResponse } from '../problem.ts';
 import { BufferPieces } from '../../http/buffer-pieces.ts';
 import { requireEngine } from '../ready.ts';
 import type { DocsRuntime } from '../runtime.ts';
+
+/** `X-Model-Budget: spent; retry-after=<s>` on an answer given extractively because the client's model budget is spent. */
+function modelBudgetHeader(outcome: AnswerOutcome): Record<string, string> {
+  const wait = modelBudgetRetryAfter(outcome);
+  return wait === undefined ? {} : { 'x-model-budget': `spent; retry-after=${wait}` };
+}
 
 export function askRoute(rt: DocsRuntime) {
   return async (event: H3Event): Promise<Response> => {
@@ -34,6 +42,6 @@ export function askRoute(rt: DocsRuntime) {
     let text = '';
     const outcome = await generateAnswer(rt, { query: input.query, mode: input.mode, results, signal, onText: (t) => (text += t) });
     const body: AskResponseT = { query_id: queryId, query: input.query, results: [...results], _meta: askMeta(input.mode, results.length, outcome), answer: text, citations: outcome.citations };
-    return jsonResponse(body);
+    return jsonResponse(body, 200, modelBudgetHeader(outcome));
   };
 }

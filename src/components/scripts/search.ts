@@ -35,6 +35,25 @@ export function loadPagefindUI(): Promise<PagefindUIConstructor> {
   return loading;
 }
 
+/**
+ * Why the bundle did not load, from its status (a script's error event does not tell): only a 404 means the index
+ * was not built; a 429 (too many requests from this address), a 5xx or a network failure pass, so retry.
+ */
+async function unavailableReason(): Promise<string> {
+  let status = 0;
+  let wait = '';
+  try {
+    const res = await fetch(`${bundlePath}pagefind-ui.js`, { method: 'HEAD', cache: 'no-store' });
+    status = res.status;
+    wait = res.headers.get('retry-after') ?? '';
+  } catch {
+    // offline or the server is unreachable: a retry may work
+  }
+  if (status === 404) return 'Search is not available on this site (the search index has not been built).';
+  const when = /^\d+$/.test(wait) ? `in ${wait} s` : 'in a moment';
+  return `Search could not load right now${status === 429 ? ' (too many requests from your address)' : ''}. Please try again ${when}.`;
+}
+
 /** Mounts the Pagefind UI in `target` (once) and focuses its input. */
 export async function mountSearch(target: HTMLElement, { focus = true } = {}): Promise<PagefindUIInstance | undefined> {
   let ui = mounted.get(target);
@@ -56,8 +75,8 @@ export async function mountSearch(target: HTMLElement, { focus = true } = {}): P
       }
     } catch {
       target.innerHTML =
-        '<p class="search-unavailable">Search is not available right now (the search index has not been built). ' +
-        'Browse <a href="/docs">all sections</a> or read <a href="/llms.txt">/llms.txt</a>.</p>';
+        `<p class="search-unavailable">${await unavailableReason()} ` +
+        'Meanwhile, browse <a href="/docs">all sections</a> or read <a href="/llms.txt">/llms.txt</a>.</p>';
       return undefined;
     } finally {
       target.removeAttribute('aria-busy');
