@@ -165,9 +165,11 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
   }
 
   let reloading: Promise<void> | undefined;
+  /** A build that did not load or was made for other settings: the link check does not load it again (SIGHUP does). */
+  let refusedDir: string | undefined;
   async function reloadOnce(reason: 'SIGHUP' | 'link'): Promise<void> {
     const dir = await realDistDir(config);
-    if (dir === current.dir && reason === 'link') return;
+    if (reason === 'link' && (dir === current.dir || dir === refusedDir)) return;
     if (dir === current.dir && current.manifest) {
       // the same directory: a new build id there means it was rebuilt in place (not atomic, but asked for)
       const onDisk = await loadManifest(join(dir, 'site')).catch(() => undefined);
@@ -181,12 +183,14 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
     if (!next.manifest || !next.engine) {
       console.error(`[docs] ${reason}: the build in ${dir} did not load; still serving ${current.dir}`);
       await next.engine?.close().catch(() => {});
+      refusedDir = dir;
       return;
     }
     const drift = buildSettingsDrift(next.manifest.settings, process.env, dir);
     if (drift.length) {
       console.error(`[docs] ${reason}: not switching to the build in ${dir}:\n  - ${drift.join('\n  - ')}`);
       await next.engine.close().catch(() => {});
+      refusedDir = dir;
       return;
     }
     const old = current;
