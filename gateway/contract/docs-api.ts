@@ -104,7 +104,7 @@ export const AskMeta = z
     version: z.string().describe('API version.'),
     count: z.int().min(0).optional().describe('Number of results.'),
     answer_backend: z.enum(answerBackends).optional().describe('summarize/generate only: `model` when the configured language model answered, `extractive` when the built-in extractive answerer did.'),
-    fallback_reason: z.string().optional().describe('Why the model was not used although one is configured (down, slow, failed).'),
+    fallback_reason: z.string().optional().describe('Why the model was not used although one is configured (down, slow, failed, or `model budget spent: …` when the client\'s model budget is spent).'),
   })
   .describe('Response metadata.');
 
@@ -257,6 +257,10 @@ export const responseHeaders = {
   'Idempotency-Key': { schema: z.string(), description: 'Echo of the request header of the same name.' },
   Deprecation: { schema: z.string(), description: 'IMF-fixdate the endpoint was deprecated (RFC 8594); absent unless deprecated.' },
   Sunset: { schema: z.string(), description: 'IMF-fixdate after which the endpoint answers 410 (RFC 8594); absent unless deprecated.' },
+  'X-Model-Budget': {
+    schema: z.string(),
+    description: '`spent; retry-after=<seconds>` on a summarize/generate JSON answer given extractively because the client\'s model budget is spent; absent otherwise.',
+  },
 } as const;
 
 // ---- endpoints --------------------------------------------------------------------------

@@ -107,7 +107,7 @@ function askResponses(withBody: boolean): Json {
   return {
     '200': {
       description: 'The answer: JSON, or an event stream when `streaming` is true or the request sends `Accept: text/event-stream`.',
-      headers: commonHeaders(['Idempotency-Key']),
+      headers: commonHeaders(['Idempotency-Key', 'X-Model-Budget']),
       content: {
         'application/json': { schema: ref('schemas', 'AskResponse') },
         'text/event-stream': {
