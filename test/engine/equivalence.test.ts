@@ -91,7 +91,7 @@ afterAll(async () => {
 });
 
 describe('engine equivalence over a generated corpus', () => {
-  it('answers every case with the recorded hits, order and bytes (cached and uncached engines)', async () => {
+  it('answers every case with the recorded hits, order and bytes (cached and uncached engines)', { timeout: 180_000 }, async () => {
     const got: Record<string, Answer> = {};
     for (const c of cases(words)) {
       const a = await answer(cached, c);

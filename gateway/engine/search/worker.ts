@@ -11,9 +11,9 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { ContentType, SearchHit } from './search-index.ts';
-import { FULL_EXCERPT_RANKS, SearchIndex } from './search-index.ts';
-import { type SegmentFile, segmentFromFile } from './search-index-file.ts';
+import { type SegmentFile, segmentFromFile } from './index-file.ts';
+import { SearchIndex } from './search-index.ts';
+import { type ContentType, FULL_EXCERPT_RANKS, type SearchHit } from './segment.ts';
 
 type Req =
   | { id: number; op: 'install'; files: SegmentFile[] }
@@ -41,7 +41,7 @@ try {
 }
 
 const port = parentPort;
-if (!port) throw new Error('search-worker.ts must run in a worker thread');
+if (!port) throw new Error('worker.ts must run in a worker thread');
 
 port.on('message', (req: Req) => {
   try {
