@@ -111,4 +111,41 @@ describe('engine equivalence over a generated corpus', () => {
     expect(Object.keys(got)).toEqual(Object.keys(golden));
     for (const k of Object.keys(golden)) expect(got[k], k).toEqual(golden[k]);
   });
+
+  it('limited pages concatenated are the unlimited answer: same bytes, same total on every page (top-k and later cursor pages)', { timeout: 180_000 }, async () => {
+    // queries no case above asked, so the cached engine meets them cold and extends their ranking page by page
+    const walks: Case[] = [
+      { query: words[3]!, opts: {} }, { query: words[8]!, opts: {} }, { query: 'ser', opts: {} }, { query: `${words[0]} ${words[9]}`, opts: {} },
+      { query: words[3]!, opts: { tag: 'docs' } }, { query: words[8]!, opts: { match: 'any' } },
+      { query: `how to ${words[4]} ${words[11]} ${words[200]}`, opts: { match: 'any' } },
+    ];
+    const join = (bodies: Buffer[]) => `[${bodies.map((b) => b.toString('utf8').slice(1, -1)).filter((x) => x.length > 0).join(',')}]`;
+    for (const { query, opts } of walks) {
+      const whole = await uncached.searchBody(query, opts);
+      const wholeHits = JSON.stringify((await uncached.search(query, opts)).hits);
+      expect(whole.total, query).toBeGreaterThan(30);
+      for (const size of [1, 7, 10, 25, 100]) {
+        const end = size === 1 ? 40 : whole.total;
+        for (const engine of [cached, uncached]) {
+          const bodies: Buffer[] = [];
+          const hits: string[] = [];
+          for (let offset = 0; offset < end; offset += size) {
+            const page = await engine.searchBody(query, { ...opts, offset, limit: size });
+            expect(page.total).toBe(whole.total);
+            bodies.push(page.body);
+            const h = await engine.search(query, { ...opts, offset, limit: size });
+            expect(h.total).toBe(whole.total);
+            hits.push(JSON.stringify(h.hits).slice(1, -1));
+          }
+          const label = `${query} ${JSON.stringify(opts)} by ${size}`;
+          if (end === whole.total) {
+            expect(join(bodies), label).toBe(whole.body.toString('utf8'));
+            expect(`[${hits.filter((x) => x.length > 0).join(',')}]`, label).toBe(wholeHits);
+          } else {
+            expect(join(bodies), label).toBe(`[${(JSON.parse(whole.body.toString('utf8')) as unknown[]).slice(0, end).map((x) => JSON.stringify(x)).join(',')}]`);
+          }
+        }
+      }
+    }
+  });
 });

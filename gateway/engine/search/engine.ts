@@ -9,12 +9,14 @@
  * Query flow:
  *   1. main thread: validate options, canonicalize the query (text.ts queryTerms: normalized, stemmed, stopwords
  *      dropped, sorted terms);
- *   2. cache lookup keyed by (buildId, tag, match, terms): an entry holds the ranking (typed arrays; for match 'any'
- *      only its first offset+limit ranks and the exact total, until a request beyond them fetches the rest) plus
+ *   2. cache lookup keyed by (buildId, tag, match, terms): an entry holds the ranking (typed arrays; for a limited
+ *      request only its first offset+limit ranks, top-k.ts, and the exact total, until a request beyond them ranks a
+ *      longer prefix) plus
  *      what was rendered of it — SearchHits (search(), for /ask, MCP, the assistant) and serialized response bodies
  *      per slice (searchBody(), for GET /api/search); a slice already rendered is answered from memory (the same
  *      frozen hits array, or the same Buffer, for the same slice);
- *   3. miss: one round trip to the least-busy worker ranks the matching pages and renders the requested slice;
+ *   3. miss: one round trip to the least-busy worker ranks the matching pages (a limited request: a bounded heap of
+ *      offset+limit, every match still counted) and renders the requested slice;
  *      concurrent identical misses share one in-flight request;
  *   4. a later page of a cached ranking (cursor pagination) is rendered by a worker: hits in chunks of 250 (each reply
  *      is deserialized on the main thread), bodies whole (bytes, transferred: no copy, no parsing).
@@ -119,16 +121,10 @@ interface Entry {
   /** Serialized result arrays (searchBody), by "offset:end", and those being built. */
   bodies: Map<string, Buffer<ArrayBuffer>>;
   pendingBodies: Map<string, Promise<Buffer<ArrayBuffer>>>;
-  /** The full ranking being fetched (a request beyond the prefix). */
-  full?: Promise<void>;
+  /** A longer prefix of the ranking being fetched (a request beyond the one held), up to rank `to`. */
+  extension?: { to: number; done: Promise<void> };
   bytes: number;
 }
-
-/**
- * Match 'any' (/ask, the assistant: the first few of thousands of matches, offset 0) asks the worker for the ranking's
- * prefix only — no sort of every match on a cache miss; a rare later request beyond it fetches the full ranking.
- */
-const PREFIX_MATCH = 'any';
 
 function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
@@ -245,7 +241,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
         const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
         const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer> }>({
-          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, prefix: q.match === PREFIX_MATCH,
+          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : q.offset + q.limit,
         });
         const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), bytes: 64 + r.docs.length * 13 };
         for (const [rank, h] of r.hits) {
@@ -267,20 +263,34 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     return abortable(p, signal);
   };
 
-  /** Makes sure the entry's ranking reaches rank `end` (exclusive): fetches the full ranking when it holds a prefix. */
+  /**
+   * Makes sure the entry's ranking reaches rank `end` (exclusive). An entry holds a prefix of the ranking (a limited
+   * request ranks only its offset + limit); a request beyond it ranks again, a prefix at least twice as long (a
+   * cursor walk re-ranks a logarithmic number of times, not once per page) and at most every match.
+   */
   const ranked = async (q: Query, entry: Entry, end: number, signal: AbortSignal | undefined): Promise<void> => {
-    if (end <= entry.docs.length) return;
-    entry.full ??= (async () => {
-      const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array }>({
-        op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: 0, limit: 0,
-      });
-      entry.bytes += (r.docs.length - entry.docs.length) * 13;
-      entry.docs = r.docs;
-      entry.scores = r.scores;
-      entry.titleMatch = r.titleMatch;
-      cache.resize(q.key, entry.bytes);
-    })().finally(() => (entry.full = undefined));
-    await abortable(entry.full, signal);
+    while (end > entry.docs.length) {
+      const before = entry.docs.length;
+      if (!entry.extension || entry.extension.to < end) {
+        const to = Math.min(entry.total, Math.max(end, 2 * before));
+        const done = (async () => {
+          const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array }>({
+            op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: 0, limit: 0, topK: to,
+          });
+          if (r.docs.length <= entry.docs.length) return;
+          entry.bytes += (r.docs.length - entry.docs.length) * 13;
+          entry.docs = r.docs;
+          entry.scores = r.scores;
+          entry.titleMatch = r.titleMatch;
+          cache.resize(q.key, entry.bytes);
+        })().finally(() => {
+          if (entry.extension?.done === done) entry.extension = undefined;
+        });
+        entry.extension = { to, done };
+      }
+      await abortable(entry.extension.done, signal);
+      if (entry.docs.length === before) throw new Error('search: the ranking did not reach the requested rank');
+    }
   };
 
   const EMPTY_BODY = Buffer.from('[]');
