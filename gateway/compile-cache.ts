@@ -31,8 +31,9 @@ const GATEWAY_MODULES = [
   './config.ts',
   './docs/app.ts',
   './assistant/app.ts',
-  './engine/search-index.ts',
-  './engine/search-index-file.ts',
+  './engine/search/search-index.ts',
+  './engine/search/engine.ts',
+  './engine/search/index-file.ts',
   './engine/text.ts',
 ];
 

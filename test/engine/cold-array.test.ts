@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync, openSync, closeSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inFile, inMemory } from '../../gateway/engine/cold-array.ts';
+import { inFile, inMemory } from '../../gateway/engine/search/cold-array.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cold-array-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

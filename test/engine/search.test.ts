@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFile } from '../../gateway/engine/pagefind-bundle.ts';
 import type { SearchEngine, SearchHit } from '../../gateway/engine/search.ts';
 import { createSearchEngine, prepareSearchIndex } from '../../gateway/engine/search.ts';
-import { FULL_EXCERPT_RANKS, SearchIndex, hitId } from '../../gateway/engine/search-index.ts';
-import { type ColdArray, inMemory } from '../../gateway/engine/cold-array.ts';
-import { closeSegmentFile, openSegmentFile, segmentFromFile } from '../../gateway/engine/search-index-file.ts';
+import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
+import { hitId } from '../../gateway/engine/search/hits.ts';
+import { FULL_EXCERPT_RANKS } from '../../gateway/engine/search/segment.ts';
+import { type ColdArray, inMemory } from '../../gateway/engine/search/cold-array.ts';
+import { closeSegmentFile, openSegmentFile, segmentFromFile } from '../../gateway/engine/search/index-file.ts';
 import { queryTerms } from '../../gateway/engine/text.ts';
 import { loadManifest } from '../../gateway/engine/manifest.ts';
 import { buildFixtureSite, closePagefind, fixturePages, page } from './fixture-bundle.ts';
@@ -357,7 +359,7 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
     const opened = files.filter((f) => f.startsWith(fp)).map((f) => openSegmentFile(join(cacheDir, f)));
     try {
       const onDisk = opened.map(segmentFromFile);
-      for (const s of onDisk) expect([s.content.memory, s.sxSec.memory, s.sxCnt.memory]).toEqual([undefined, undefined, undefined]);
+      for (const s of onDisk) expect([s.texts.memory, s.sectionPostingSections.memory, s.sectionPostingCounts.memory]).toEqual([undefined, undefined, undefined]);
       // the hot part is what is read into memory: well under the file (texts and section postings are half of it)
       for (const f of opened) expect(f.buffer.byteLength).toBeLessThan(f.size);
       const all = <T extends Uint8Array | Uint16Array | Int32Array>(a: ColdArray<T>, make: (n: number) => T) => {
@@ -365,7 +367,12 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
         a.read(0, a.length, out, 0);
         return inMemory(out);
       };
-      const inRam = onDisk.map((s) => ({ ...s, content: all(s.content, (n) => new Uint8Array(n)), sxSec: all(s.sxSec, (n) => new Int32Array(n)), sxCnt: all(s.sxCnt, (n) => new Uint16Array(n)) }));
+      const inRam = onDisk.map((s) => ({
+        ...s,
+        texts: all(s.texts, (n) => new Uint8Array(n)),
+        sectionPostingSections: all(s.sectionPostingSections, (n) => new Int32Array(n)),
+        sectionPostingCounts: all(s.sectionPostingCounts, (n) => new Uint16Array(n)),
+      }));
       const a = new SearchIndex(onDisk);
       const b = new SearchIndex(inRam);
       for (const words of ['widget', 'configuration widget', 'the', 'install guide', 'how do I configure the widget cli', 'inst']) {

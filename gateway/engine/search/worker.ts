@@ -1,23 +1,23 @@
 /**
  * Search worker thread. Protocol (request → reply, correlated by `id`):
  *   install     { files: SegmentFile[] }  → page count (segments' hot parts, shared between all workers, and open files)
- *   search      { terms, tag, match, offset, limit, body?, prefix? } → { total, docs, scores, titleMatch, hits: [rank, SearchHit][], body? }
+ *   search      { terms, tag, match, offset, limit, body?, topK? } → { total, docs, scores, titleMatch, hits: [rank, SearchHit][], body? }
  *               (with `body`: the slice as the search API's JSON array, UTF-8 bytes — transferred, not copied — and
- *               no hits; with `prefix` and a limit: docs/scores/titleMatch may be only the first offset+limit ranks —
- *               the full ranking's prefix, no sort of every match — while `total` always counts every match)
+ *               no hits; with `topK`: docs/scores/titleMatch are only the first topK ranks — the full ranking's
+ *               prefix, selected with a bounded heap, no sort of every match — while `total` always counts every match)
  *   materialize { terms, items: [doc, score, titleMatch, rank][] } → SearchHit[]
  *   body        { terms, docs, scores, titleMatch, from } → Uint8Array (the JSON array of ranks from.., transferred)
  * Replies: { id, ok: true, result } | { id, ok: false, error: { message, stack } }.
  */
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import type { ContentType, SearchHit } from './search-index.ts';
-import { FULL_EXCERPT_RANKS, SearchIndex } from './search-index.ts';
-import { type SegmentFile, segmentFromFile } from './search-index-file.ts';
+import { type SegmentFile, segmentFromFile } from './index-file.ts';
+import { SearchIndex } from './search-index.ts';
+import { type ContentType, FULL_EXCERPT_RANKS, type SearchHit } from './segment.ts';
 
 type Req =
   | { id: number; op: 'install'; files: SegmentFile[] }
-  | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number; body?: boolean; prefix?: boolean }
+  | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number; body?: boolean; topK?: number }
   | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number, number][] }
   | { id: number; op: 'body'; terms: string[]; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; from: number };
 
@@ -41,7 +41,7 @@ try {
 }
 
 const port = parentPort;
-if (!port) throw new Error('search-worker.ts must run in a worker thread');
+if (!port) throw new Error('worker.ts must run in a worker thread');
 
 port.on('message', (req: Req) => {
   try {
@@ -53,8 +53,7 @@ port.on('message', (req: Req) => {
       }
       case 'search': {
         const idx = need();
-        const topK = req.prefix && req.limit !== undefined ? req.offset + req.limit : undefined;
-        const r = idx.rank(req.terms, req.tag, req.match ?? 'all', topK);
+        const r = idx.rank(req.terms, req.tag, req.match ?? 'all', req.topK);
         const total = r.total;
         const end = req.limit === undefined ? total : Math.min(total, req.offset + req.limit);
         const hits: [number, SearchHit][] = [];

@@ -8,62 +8,58 @@
 import { chmodSync, close, closeSync, fstatSync, open, openSync, read, readSync, renameSync, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { type ColdArray, type ColdElements, inFile } from './cold-array.ts';
-import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './search-index.ts';
+import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './segment.ts';
 
-/**
- * 2: section term postings and precomputed static hits (secStart … hitParams).
- * 3: no per-word tables (tok, woff → wck checkpoints), narrower arrays (u16 docs, tf, section counts), short static hits
- *    stored without their page's title (titleOff/titleBytes, once per page); binary page table and vocabulary.
- * 4: static hits stored whole again, title included (hitSplit, titleOff, titleBytes gone): one copy per hit.
- * 5: the cold arrays (content, sxSec, sxCnt: half the file) last, so the hot part is one read.
- */
-export const INDEX_FORMAT_VERSION = 5;
+/** The file format; a file of another version is not read (the index is rebuilt). */
+export const INDEX_FORMAT_VERSION = 6;
 const MAGIC = 'ADSIDX';
 
-type ArrayName = 'termStart' | 'pdoc' | 'ptf' | 'tStart' | 'tdoc' | 'docLen' | 'typeIdx' | 'posStart' | 'wck' | 'byteStart' | 'zws'
-  | 'secStart' | 'sxStart' | 'hitOff' | 'hitBytes' | 'hitParams' | 'urlOrder';
-type ColdName = 'content' | 'sxSec' | 'sxCnt';
+type ArrayName = 'bodyPostingsStart' | 'bodyPostingPages' | 'bodyPostingFrequencies' | 'titlePostingsStart' | 'titlePostingPages'
+  | 'pageLengths' | 'pageTypes' | 'pageFirstWord' | 'wordCheckpoints' | 'pageFirstByte' | 'zeroWidthSeparated'
+  | 'pageFirstSection' | 'sectionPostingsStart' | 'staticHitOffsets' | 'staticHitBytes' | 'staticHitWords' | 'pagesByUrl';
+type ColdName = 'texts' | 'sectionPostingSections' | 'sectionPostingCounts';
 /** The page table and vocabulary: strings (vocab j: j; page i: V + 3i + url|title|section; anchor a: V + 3n + 2a + id|text). */
-type TableName = 'strOff' | 'strBytes' | 'aStart' | 'aLoc' | 'aWords' | 'aHeading';
-const TABLES: TableName[] = ['strOff', 'strBytes', 'aStart', 'aLoc', 'aWords', 'aHeading'];
+type TableName = 'stringOffsets' | 'stringBytes' | 'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading';
+const TABLES: TableName[] = ['stringOffsets', 'stringBytes', 'anchorsStart', 'anchorPositions', 'anchorWordCounts', 'anchorIsHeading'];
 const ARRAYS: ArrayName[] = [
-  'termStart', 'pdoc', 'ptf', 'tStart', 'tdoc', 'docLen', 'typeIdx', 'posStart', 'wck', 'byteStart', 'zws',
-  'secStart', 'sxStart', 'hitOff', 'hitBytes', 'hitParams', 'urlOrder',
+  'bodyPostingsStart', 'bodyPostingPages', 'bodyPostingFrequencies', 'titlePostingsStart', 'titlePostingPages',
+  'pageLengths', 'pageTypes', 'pageFirstWord', 'wordCheckpoints', 'pageFirstByte', 'zeroWidthSeparated',
+  'pageFirstSection', 'sectionPostingsStart', 'staticHitOffsets', 'staticHitBytes', 'staticHitWords', 'pagesByUrl',
 ];
 /** Written after everything else: a loaded segment reads them from the file when a query needs them. */
-const COLD: ColdName[] = ['content', 'sxSec', 'sxCnt'];
+const COLD: ColdName[] = ['texts', 'sectionPostingSections', 'sectionPostingCounts'];
 const ALL_NAMES: (ArrayName | TableName | ColdName)[] = [...ARRAYS, ...TABLES, ...COLD];
 
 function encodeTables(seg: SegmentData): Record<TableName, ArrayBufferView> {
-  const n = seg.nPages;
-  const V = seg.vocab.length;
+  const n = seg.pageCount;
+  const V = seg.terms.length;
   const strs: string[] = [];
-  for (let j = 0; j < V; j++) strs.push(seg.vocab.at(j)!);
+  for (let j = 0; j < V; j++) strs.push(seg.terms.at(j)!);
   let nA = 0;
   for (let i = 0; i < n; i++) {
     const p = seg.pages.at(i)!;
     strs.push(p.url, p.title, p.section);
     nA += p.anchors.length;
   }
-  const aStart = new Uint32Array(n + 1);
-  const aLoc = new Int32Array(nA);
-  const aWords = new Uint32Array(nA);
-  const aHeading = new Uint8Array(nA);
+  const anchorsStart = new Uint32Array(n + 1);
+  const anchorPositions = new Int32Array(nA);
+  const anchorWordCounts = new Uint32Array(nA);
+  const anchorIsHeading = new Uint8Array(nA);
   let a = 0;
   for (let i = 0; i < n; i++) {
-    aStart[i] = a;
+    anchorsStart[i] = a;
     for (const x of seg.pages.at(i)!.anchors) {
       strs.push(x.id, x.text);
-      aLoc[a] = x.loc;
-      aWords[a] = x.words;
-      aHeading[a++] = x.heading ? 1 : 0;
+      anchorPositions[a] = x.loc;
+      anchorWordCounts[a] = x.words;
+      anchorIsHeading[a++] = x.heading ? 1 : 0;
     }
   }
-  aStart[n] = a;
+  anchorsStart[n] = a;
   const bufs = strs.map((x) => Buffer.from(x, 'utf8'));
-  const strOff = new Uint32Array(bufs.length + 1);
-  for (let k = 0; k < bufs.length; k++) strOff[k + 1] = strOff[k]! + bufs[k]!.length;
-  return { strOff, strBytes: Buffer.concat(bufs), aStart, aLoc, aWords, aHeading };
+  const stringOffsets = new Uint32Array(bufs.length + 1);
+  for (let k = 0; k < bufs.length; k++) stringOffsets[k + 1] = stringOffsets[k]! + bufs[k]!.length;
+  return { stringOffsets, stringBytes: Buffer.concat(bufs), anchorsStart, anchorPositions, anchorWordCounts, anchorIsHeading };
 }
 
 /** Strings of the table, decoded on demand (ASCII through latin1: no UTF-8 validation). */
@@ -101,10 +97,10 @@ class TablePages implements PageList {
   readonly length: number;
   private readonly s: Strings;
   private readonly V: number;
-  private readonly t: Record<'aStart' | 'aLoc' | 'aWords' | 'aHeading', Uint32Array | Int32Array | Uint8Array>;
+  private readonly t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading', Uint32Array | Int32Array | Uint8Array>;
   /** Recently decoded pages (the top hits of recent queries). */
   private readonly memo = new Map<number, PageInfo>();
-  constructor(s: Strings, V: number, n: number, t: Record<'aStart' | 'aLoc' | 'aWords' | 'aHeading', Uint32Array | Int32Array | Uint8Array>) {
+  constructor(s: Strings, V: number, n: number, t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading', Uint32Array | Int32Array | Uint8Array>) {
     this.s = s;
     this.V = V;
     this.length = n;
@@ -120,11 +116,11 @@ class TablePages implements PageList {
     if (!(i >= 0 && i < this.length)) return undefined;
     let p = this.memo.get(i);
     if (p === undefined) {
-      const { aStart, aLoc, aWords, aHeading } = this.t;
+      const { anchorsStart, anchorPositions, anchorWordCounts, anchorIsHeading } = this.t;
       const anchors: AnchorInfo[] = [];
       const s0 = this.V + 3 * this.length;
-      for (let a = aStart[i]!, end = aStart[i + 1]!; a < end; a++) {
-        anchors.push({ loc: aLoc[a]!, id: this.s.get(s0 + 2 * a), text: this.s.get(s0 + 2 * a + 1), heading: aHeading[a] === 1, words: aWords[a]! });
+      for (let a = anchorsStart[i]!, end = anchorsStart[i + 1]!; a < end; a++) {
+        anchors.push({ loc: anchorPositions[a]!, id: this.s.get(s0 + 2 * a), text: this.s.get(s0 + 2 * a + 1), heading: anchorIsHeading[a] === 1, words: anchorWordCounts[a]! });
       }
       p = { url: this.url(i), title: this.title(i), section: this.s.get(this.V + 3 * i + 2), anchors };
       if (this.memo.size >= 1024) this.memo.clear();
@@ -134,7 +130,7 @@ class TablePages implements PageList {
   }
 }
 type ElemType = 'i32' | 'u32' | 'f32' | 'u16' | 'u8';
-/** Element type of an array as built (pdoc/tdoc are u16 or i32 depending on the segment's page count). */
+/** Element type of an array as built (posting pages are u16 or i32 depending on the segment's page count). */
 function typeOf(a: ArrayBufferView): ElemType {
   if (a instanceof Int32Array) return 'i32';
   if (a instanceof Uint32Array) return 'u32';
@@ -147,7 +143,7 @@ function typeOf(a: ArrayBufferView): ElemType {
 interface Meta {
   version: number;
   fingerprint: string;
-  nPages: number;
+  pageCount: number;
   size: number;
   arrays: { name: ArrayName | TableName | ColdName; type: string; offset: number; length: number }[];
 }
@@ -175,7 +171,7 @@ export function writeSegmentFile(file: string, seg: SegmentData, fingerprint: st
   }
   const data = Buffer.alloc(0);
   // size depends on the meta length: compute with a placeholder, then fix (size has a fixed width)
-  const metaOf = (size: number) => Buffer.from(JSON.stringify({ version: INDEX_FORMAT_VERSION, fingerprint, nPages: seg.nPages, size: String(size).padStart(15, '0'), arrays }), 'utf8');
+  const metaOf = (size: number) => Buffer.from(JSON.stringify({ version: INDEX_FORMAT_VERSION, fingerprint, pageCount: seg.pageCount, size: String(size).padStart(15, '0'), arrays }), 'utf8');
   const metaLen = metaOf(0).length;
   const dataStart = align8(PREFIX + metaLen + data.length);
   const size = dataStart + off;
@@ -323,10 +319,10 @@ function headerOf(f: SegmentFile): ReturnType<typeof parseHeader> {
 }
 
 /** Validates a loaded segment cheaply (prefix + small header JSON); returns its fingerprint and page count. */
-export function checkSegmentFile(f: SegmentFile): { fingerprint: string; nPages: number } {
+export function checkSegmentFile(f: SegmentFile): { fingerprint: string; pageCount: number } {
   const m = headerOf(f);
   if (m.hotEnd !== f.buffer.byteLength) throw new Error('search index file: hot part of unexpected length');
-  return { fingerprint: m.fingerprint, nPages: m.nPages };
+  return { fingerprint: m.fingerprint, pageCount: m.pageCount };
 }
 
 /** Typed-array views over the SharedArrayBuffer (shared between threads when posted), pages, vocabulary, cold arrays. */
@@ -344,8 +340,8 @@ export function segmentFromFile(f: SegmentFile): SegmentData {
     else views[name] = new Uint8Array(sab, at, length);
   }
   const t = views as Record<TableName, Uint32Array & Int32Array & Uint8Array>;
-  const strs = new Strings(t.strOff, t.strBytes);
-  const V = (views.termStart as Int32Array).length - 1;
-  const seg = { nPages: m.nPages, ...(views as Pick<SegmentData, ArrayName | ColdName>) };
-  return { ...seg, vocab: new TableVocab(strs, V), pages: new TablePages(strs, V, m.nPages, t) };
+  const strs = new Strings(t.stringOffsets, t.stringBytes);
+  const V = (views.bodyPostingsStart as Int32Array).length - 1;
+  const seg = { pageCount: m.pageCount, ...(views as Pick<SegmentData, ArrayName | ColdName>) };
+  return { ...seg, terms: new TableVocab(strs, V), pages: new TablePages(strs, V, m.pageCount, t) };
 }

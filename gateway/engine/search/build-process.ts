@@ -1,13 +1,13 @@
 /**
  * Child-process entry that builds one index segment and writes it to a file:
- *   node search-build.ts <siteDir> <segment> <segments> <outFile> <fingerprint> [mode, octal; default 600]
+ *   node build-process.ts <siteDir> <segment> <segments> <outFile> <fingerprint> [mode, octal; default 600]
  * Run as a separate process (not a worker thread) so the build's transient memory goes back to the OS when it exits.
  */
-import { checkBundle, listBundlePages, readFragments } from './pagefind-bundle.ts';
-import { loadManifest } from './manifest.ts';
-import type { ManifestFallback } from './search-index.ts';
-import { buildSegment } from './search-index.ts';
-import { writeSegmentFile } from './search-index-file.ts';
+import { checkBundle, listBundlePages, readFragments } from '../pagefind-bundle.ts';
+import { loadManifest } from '../manifest.ts';
+import { writeSegmentFile } from './index-file.ts';
+import type { ManifestFallback } from './segment.ts';
+import { buildSegment } from './segment-builder.ts';
 
 export function segmentRange(total: number, k: number, n: number): [number, number] {
   const per = Math.ceil(total / n);
@@ -20,7 +20,7 @@ async function main(argv: string[]): Promise<void> {
   const k = Number(ks);
   const n = Number(ns);
   if (!siteDir || !out || !fingerprint || !Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 1 || k >= n) {
-    throw new Error('usage: search-build.ts <siteDir> <segment> <segments> <outFile> <fingerprint>');
+    throw new Error('usage: build-process.ts <siteDir> <segment> <segments> <outFile> <fingerprint>');
   }
   const { dir, entry } = checkBundle(siteDir);
   const manifest = await loadManifest(siteDir);

@@ -1,0 +1,381 @@
+/**
+ * The search engine's API (SearchEngine: search, searchBody, stats, close) over the query workers, with the cache of
+ * query results in front of them. Server-side search over the site's Pagefind bundle (`<siteDir>/pagefind/`).
+ *
+ * Startup: check `pagefind-entry.json` (a clear error, nothing else touched when missing), load build-manifest.json
+ * (buildId), load or build the index segments (index-cache.ts) and install them — SharedArrayBuffers, shared not
+ * copied, with the files kept open for what queries read on demand — into every query worker (worker-pool.ts).
+ *
+ * Query flow:
+ *   1. main thread: validate options, canonicalize the query (text.ts queryTerms: normalized, stemmed, stopwords
+ *      dropped, sorted terms);
+ *   2. cache lookup keyed by (buildId, tag, match, terms): an entry holds the ranking (typed arrays; for a limited
+ *      request only its first offset+limit ranks, top-k.ts, and the exact total, until a request beyond them ranks a
+ *      longer prefix) plus
+ *      what was rendered of it — SearchHits (search(), for /ask, MCP, the assistant) and serialized response bodies
+ *      per slice (searchBody(), for GET /api/search); a slice already rendered is answered from memory (the same
+ *      frozen hits array, or the same Buffer, for the same slice);
+ *   3. miss: one round trip to the least-busy worker ranks the matching pages (a limited request: a bounded heap of
+ *      offset+limit, every match still counted) and renders the requested slice;
+ *      concurrent identical misses share one in-flight request;
+ *   4. a later page of a cached ranking (cursor pagination) is rendered by a worker: hits in chunks of 250 (each reply
+ *      is deserialized on the main thread), bodies whole (bytes, transferred: no copy, no parsing).
+ * Why: nothing query-related runs on the main thread besides the cache and the slicing, so a broad query never
+ * stalls the event loop, and a repeated query costs a memory lookup.
+ */
+import { join } from 'node:path';
+import { Lru } from '../lru.ts';
+import { loadManifest } from '../manifest.ts';
+import { checkBundle } from '../pagefind-bundle.ts';
+import { queryTerms } from '../text.ts';
+import { type Prefetch, defaultBuildParallelism, fingerprintOf, loadOrBuildSegments, prefetchPrebuilt } from './index-cache.ts';
+import { checkSegmentFile, closeSegmentFile } from './index-file.ts';
+import { CONTENT_TYPES, type ContentType, type SearchHit } from './segment.ts';
+import { WorkerPool, defaultWorkerCount } from './worker-pool.ts';
+
+export interface SearchOptions {
+  tag?: ContentType;
+  offset?: number;
+  limit?: number;
+  signal?: AbortSignal;
+  /**
+   * 'all' (default, the search API): pages containing every query term. 'any': pages containing at least one, ranked
+   * down by the share of terms they miss — for natural-language questions (/ask, the assistant's retrieval).
+   */
+  match?: 'all' | 'any';
+}
+
+export interface SearchEngine {
+  /** Deterministic for a given (query, tag, build): same order every time. Returns the slice [offset, offset+limit) and the total. */
+  search(query: string, opts?: SearchOptions): Promise<{ total: number; hits: SearchHit[] }>;
+  /**
+   * The same slice as `search`, as the search API's response body: the JSON array of SearchResults (id, url, type,
+   * title, content, score — exactly JSON.stringify of those objects), built in a worker and cached per slice, so a
+   * repeated query costs the main thread a memory write. `count` is the number of results in it.
+   */
+  searchBody(query: string, opts?: SearchOptions): Promise<{ total: number; count: number; body: Buffer<ArrayBuffer> }>;
+  readonly buildId: string;
+  /** Number of indexed pages. */
+  readonly pageCount: number;
+  /** Counters for health/bench output. */
+  stats(): SearchStats;
+  close(): Promise<void>;
+}
+
+export interface SearchStats {
+  pages: number;
+  workers: number;
+  cache: { entries: number; bytes: number; hits: number; misses: number };
+  queries: number;
+  workerRequests: number;
+  startupMs: number;
+  /** Segments built at startup (0 when the index was loaded from the index cache). */
+  segmentsBuilt: number;
+}
+
+export interface CreateSearchEngineOptions {
+  siteDir: string;
+  /** Worker threads (default: available parallelism clamped to 2..4). */
+  workers?: number;
+  /** Max cached query results (default 2000). 0 disables the cache. */
+  cacheSize?: number;
+  /** Max estimated bytes of cached results (default 64 MiB). */
+  cacheBytes?: number;
+  /**
+   * Where built index segments are kept between starts (keyed by a fingerprint of the bundle, the manifest and the
+   * engine code): a restart on an unchanged build loads them instead of re-indexing. Default: a private directory
+   * under the OS temp dir; `false`: build into a temp dir and delete it after loading.
+   */
+  indexCacheDir?: string | false;
+  /**
+   * A read-only prebuilt index (the build output's `<distDir>/search-index`, see prepareSearchIndex): loaded when it
+   * holds the index of this bundle (same fingerprint), never written; otherwise indexCacheDir applies as usual.
+   */
+  prebuiltIndexDir?: string;
+  /**
+   * The build id of the site's manifest when the caller has loaded it already (or is loading it: a promise), so the
+   * manifest is not parsed twice; default: read from `<siteDir>/build-manifest.json`.
+   */
+  buildId?: string | PromiseLike<string>;
+}
+
+export const DEFAULT_CACHE_SIZE = 2000;
+/** Hits materialized per worker round trip (bounds the main thread's deserialization work per message). */
+const MATERIALIZE_CHUNK = 250;
+/**
+ * Cached rankings, hits and serialized bodies (an unlimited common-term body is ≈2 MB at 10,000 pages). 32 MiB: the
+ * bodies are Buffers outside the V8 heap, so this bounds the gateway's memory (RSS), not GC work; by simulation of the
+ * bench's query mix 32 MiB serves ≈45% of requests from memory, 128 MiB ≈70% (README, Performance).
+ */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
+interface Entry {
+  /** Every match; docs/scores/titleMatch may hold only a prefix of the ranking (see ranked). */
+  total: number;
+  docs: Int32Array;
+  scores: Float64Array;
+  titleMatch: Uint8Array;
+  hits: (SearchHit | undefined)[];
+  /** Frozen slices handed out, by "offset:end" (stable identity for repeated identical requests). */
+  slices: Map<string, SearchHit[]>;
+  /** Serialized result arrays (searchBody), by "offset:end", and those being built. */
+  bodies: Map<string, Buffer<ArrayBuffer>>;
+  pendingBodies: Map<string, Promise<Buffer<ArrayBuffer>>>;
+  /** A longer prefix of the ranking being fetched (a request beyond the one held), up to rank `to`. */
+  extension?: { to: number; done: Promise<void> };
+  bytes: number;
+}
+
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function hitBytes(h: SearchHit): number {
+  return 160 + 2 * (h.id.length + h.url.length + h.title.length + h.content.length + h.section.length + h.path.length);
+}
+
+function checkInt(name: string, v: unknown, min: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new RangeError(`search: ${name} must be an integer >= ${min}`);
+  return v;
+}
+
+/** A private cache directory (0700, owned by us) or undefined when that cannot be guaranteed. */
+
+/**
+ * Loads `<siteDir>/build-manifest.json` (buildId) and indexes `<siteDir>/pagefind/` (or loads the cached index of
+ * the same bundle), then starts the query workers. Throws a clear Error when the bundle or the manifest is missing or
+ * invalid.
+ */
+export async function createSearchEngine(opts: CreateSearchEngineOptions): Promise<SearchEngine> {
+  const t0 = performance.now();
+  const { entry } = checkBundle(opts.siteDir); // before anything touches the bundle
+  const nWorkers = opts.workers === undefined ? defaultWorkerCount() : checkInt('workers', opts.workers, 1);
+  const cache = new Lru<Entry>(opts.cacheSize ?? DEFAULT_CACHE_SIZE, opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
+
+  let pool: WorkerPool | undefined;
+  let prefetched: Prefetch | undefined;
+  let nPages = 0;
+  let built = 0;
+  let buildId: string;
+  try {
+    // Workers first: each takes ≈300 ms to boot (module loading), in its own thread, while this thread reads the
+    // manifest and the index files.
+    pool = new WorkerPool(nWorkers);
+    prefetched = prefetchPrebuilt(opts.prebuiltIndexDir);
+    buildId = opts.buildId === undefined ? (await loadManifest(opts.siteDir)).buildId : await opts.buildId;
+    const fingerprint = fingerprintOf(entry, buildId);
+    // Build one segment per worker in child processes (their transient memory is returned to the OS when they
+    // exit), open the segment files (hot parts read into SharedArrayBuffers, the files kept open for the cold
+    // arrays) and install them, shared, into every query worker.
+    const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, prebuiltDir: opts.prebuiltIndexDir, prefetched });
+    built = r.built;
+    pool.files = r.segments; // closed with the pool
+    for (const f of r.segments) nPages += checkSegmentFile(f).pageCount;
+    await Promise.all(Array.from({ length: nWorkers }, (_, k) => pool!.send<number>(k, { op: 'install', files: r.segments })));
+  } catch (err) {
+    if (!pool?.files) prefetched?.segments.then((segs) => segs.forEach(closeSegmentFile), () => {});
+    await pool?.close();
+    if (buildId! === undefined) throw err; // the manifest: its own clear message
+    throw new Error(`Search index could not be built from ${join(opts.siteDir, 'pagefind')}: ${(err as Error).message}`, { cause: err });
+  }
+  const startupMs = performance.now() - t0;
+  const workers = pool;
+
+  const inflight = new Map<string, Promise<Entry>>();
+  let closed = false;
+  let queries = 0;
+
+  const materialize = async (key: string, entry: Entry, terms: string[], ranks: number[]): Promise<void> => {
+    const items = ranks.map((r) => [entry.docs[r]!, entry.scores[r]!, entry.titleMatch[r]!, r]);
+    const hits = await workers.run<SearchHit[]>({ op: 'materialize', terms, items });
+    ranks.forEach((r, j) => {
+      if (!entry.hits[r]) {
+        entry.hits[r] = Object.freeze(hits[j]!);
+        entry.bytes += hitBytes(hits[j]!);
+      }
+    });
+    cache.resize(key, entry.bytes);
+  };
+
+  interface Query { terms: string[]; key: string; tag?: ContentType; match: 'all' | 'any'; offset: number; limit?: number }
+
+  /** Validates the options and canonicalizes the query; undefined when it has no terms (no results). */
+  const prepare = (query: string, o: SearchOptions): Query | undefined => {
+    if (closed) throw new Error('search engine is closed');
+    o.signal?.throwIfAborted();
+    if (typeof query !== 'string') throw new TypeError('search: query must be a string');
+    const tag = o.tag;
+    if (tag !== undefined && !CONTENT_TYPES.includes(tag)) throw new RangeError(`search: unknown tag ${JSON.stringify(tag)}`);
+    const offset = o.offset === undefined ? 0 : checkInt('offset', o.offset, 0);
+    const limit = o.limit === undefined ? undefined : checkInt('limit', o.limit, 0);
+    const match = o.match ?? 'all';
+    if (match !== 'all' && match !== 'any') throw new RangeError(`search: match must be 'all' or 'any'`);
+    queries++;
+    const terms = queryTerms(query);
+    if (terms.length === 0) return undefined;
+    return { terms, key: `${buildId}\u0001${tag ?? '*'}\u0001${match}\u0001${terms.join(' ')}`, tag, match, offset, limit };
+  };
+
+  /** The cached ranking of a query, or one worker round trip that ranks it and renders the requested slice. */
+  const entryFor = async (q: Query, body: boolean, signal: AbortSignal | undefined): Promise<Entry> => {
+    const cached = cache.get(q.key);
+    if (cached) return cached;
+    let p = inflight.get(q.key);
+    if (!p) {
+      p = (async () => {
+        // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
+        const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
+        const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer> }>({
+          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : q.offset + q.limit,
+        });
+        const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), bytes: 64 + r.docs.length * 13 };
+        for (const [rank, h] of r.hits) {
+          e.hits[rank] = Object.freeze(h);
+          e.bytes += hitBytes(h);
+        }
+        if (r.body) {
+          const end = q.limit === undefined ? e.total : Math.min(e.total, q.offset + q.limit);
+          if (q.offset < end) {
+            e.bodies.set(`${q.offset}:${end}`, Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
+            e.bytes += 64 + r.body.byteLength;
+          }
+        }
+        cache.set(q.key, e, e.bytes);
+        return e;
+      })().finally(() => inflight.delete(q.key));
+      inflight.set(q.key, p);
+    }
+    return abortable(p, signal);
+  };
+
+  /**
+   * Makes sure the entry's ranking reaches rank `end` (exclusive). An entry holds a prefix of the ranking (a limited
+   * request ranks only its offset + limit); a request beyond it ranks again, a prefix at least twice as long (a
+   * cursor walk re-ranks a logarithmic number of times, not once per page) and at most every match.
+   */
+  const ranked = async (q: Query, entry: Entry, end: number, signal: AbortSignal | undefined): Promise<void> => {
+    while (end > entry.docs.length) {
+      const before = entry.docs.length;
+      if (!entry.extension || entry.extension.to < end) {
+        const to = Math.min(entry.total, Math.max(end, 2 * before));
+        const done = (async () => {
+          const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array }>({
+            op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: 0, limit: 0, topK: to,
+          });
+          if (r.docs.length <= entry.docs.length) return;
+          entry.bytes += (r.docs.length - entry.docs.length) * 13;
+          entry.docs = r.docs;
+          entry.scores = r.scores;
+          entry.titleMatch = r.titleMatch;
+          cache.resize(q.key, entry.bytes);
+        })().finally(() => {
+          if (entry.extension?.done === done) entry.extension = undefined;
+        });
+        entry.extension = { to, done };
+      }
+      await abortable(entry.extension.done, signal);
+      if (entry.docs.length === before) throw new Error('search: the ranking did not reach the requested rank');
+    }
+  };
+
+  const EMPTY_BODY = Buffer.from('[]');
+
+  const engine: SearchEngine = {
+    buildId,
+    pageCount: nPages,
+    async search(query, o = {}) {
+      const q = prepare(query, o);
+      if (!q) return { total: 0, hits: [] };
+      const { key, terms, offset, limit } = q;
+      const entry = await entryFor(q, false, o.signal);
+      const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
+      if (offset >= end) return { total: entry.total, hits: [] };
+      await ranked(q, entry, end, o.signal);
+      const missing: number[] = [];
+      for (let r = offset; r < end; r++) if (!entry.hits[r]) missing.push(r);
+      // in chunks: each reply is deserialized on the main thread, so no single message may be huge
+      for (let k = 0; k < missing.length; k += MATERIALIZE_CHUNK) {
+        await abortable(materialize(key, entry, terms, missing.slice(k, k + MATERIALIZE_CHUNK)), o.signal);
+      }
+      // the same frozen array for the same cached slice: callers may key a WeakMap on it (e.g. serialized bodies)
+      const sk = `${offset}:${end}`;
+      let hits = entry.slices.get(sk);
+      if (!hits) {
+        hits = Object.freeze(entry.hits.slice(offset, end)) as SearchHit[];
+        if (entry.slices.size >= 8) entry.slices.delete(entry.slices.keys().next().value!);
+        entry.slices.set(sk, hits);
+        entry.bytes += 64 + 8 * hits.length;
+        cache.resize(key, entry.bytes);
+      }
+      return { total: entry.total, hits };
+    },
+    async searchBody(query, o = {}) {
+      const q = prepare(query, o);
+      if (!q) return { total: 0, count: 0, body: EMPTY_BODY };
+      const { key, terms, offset, limit } = q;
+      const entry = await entryFor(q, true, o.signal);
+      const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
+      if (offset >= end) return { total: entry.total, count: 0, body: EMPTY_BODY };
+      const sk = `${offset}:${end}`;
+      let body = entry.bodies.get(sk);
+      if (!body) {
+        await ranked(q, entry, end, o.signal);
+        let p = entry.pendingBodies.get(sk);
+        if (!p) {
+          p = (async () => {
+            const u8 = await workers.run<Uint8Array<ArrayBuffer>>({
+              op: 'body', terms, docs: entry.docs.slice(offset, end), scores: entry.scores.slice(offset, end), titleMatch: entry.titleMatch.slice(offset, end), from: offset,
+            });
+            const b = Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+            if (entry.bodies.size >= 8) {
+              const [k0, b0] = entry.bodies.entries().next().value!;
+              entry.bodies.delete(k0);
+              entry.bytes -= 64 + b0.length;
+            }
+            entry.bodies.set(sk, b);
+            entry.bytes += 64 + b.length;
+            cache.resize(key, entry.bytes);
+            return b;
+          })().finally(() => entry.pendingBodies.delete(sk));
+          entry.pendingBodies.set(sk, p);
+        }
+        body = await abortable(p, o.signal);
+      }
+      return { total: entry.total, count: end - offset, body };
+    },
+    stats() {
+      return {
+        pages: nPages,
+        segmentsBuilt: built,
+        workers: workers.size,
+        cache: { entries: cache.size, bytes: cache.bytes, hits: cache.hits, misses: cache.misses },
+        queries,
+        workerRequests: workers.requests,
+        startupMs: Math.round(startupMs),
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      cache.clear();
+      await workers.close();
+    },
+  };
+  return engine;
+}
+

@@ -1,0 +1,74 @@
+/**
+ * A query's match set: per segment, which term ids count as a match (the expansions of every query term), with
+ * their ids in ascending order and the matched term strings. The results stage reads it to choose a hit's section
+ * (section postings of those ids) and to place its excerpt (page words whose term is matched).
+ *
+ * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query was most of a
+ * query's garbage. A set's marks hold until the next call; its ids and terms, recorded per view, hold for good.
+ */
+import type { SegmentData } from './segment.ts';
+import type { TermDictionary } from './term-dictionary.ts';
+
+export class MatchSets {
+  private readonly segments: SegmentData[];
+  private readonly dictionary: TermDictionary;
+  private readonly marks: Uint8Array[] = [];
+  /** The ids the last call marked per segment: the next call clears exactly those. */
+  private readonly marked: number[][] = [];
+  private readonly idLists = new WeakMap<Uint8Array, Int32Array>();
+  private readonly termSets = new WeakMap<Uint8Array, Set<string>>();
+
+  constructor(segments: SegmentData[], dictionary: TermDictionary) {
+    this.segments = segments;
+    this.dictionary = dictionary;
+  }
+
+  /** Per-segment marks (1 = counts as a match) over each segment's term ids. */
+  of(terms: string[]): Uint8Array[] {
+    // every mark is recorded in lists as it is set: the next call clears exactly those, even after a throw
+    const lists: number[][] = this.segments.map(() => []);
+    const sets = this.segments.map((s, k) => {
+      let m = this.marks[k];
+      if (!m) m = this.marks[k] = new Uint8Array(s.terms.length);
+      else for (const id of this.marked[k]!) m[id] = 0;
+      this.marked[k] = lists[k]!;
+      return m.subarray(0); // a new view: sets are keys of idLists/termSets
+    });
+    const strings = new Set<string>();
+    for (const t of terms) {
+      for (const v of this.dictionary.expansions(t)) {
+        strings.add(v.term);
+        v.ids.forEach((id, k) => {
+          if (id >= 0 && sets[k]![id] !== 1) {
+            sets[k]![id] = 1;
+            lists[k]!.push(id);
+          }
+        });
+      }
+    }
+    sets.forEach((set, k) => {
+      this.idLists.set(set, Int32Array.from(lists[k]!).sort());
+      this.termSets.set(set, strings);
+    });
+    return sets;
+  }
+
+  /** Term ids marked in a set, ascending. */
+  ids(set: Uint8Array): Int32Array {
+    let ids = this.idLists.get(set);
+    if (!ids) {
+      let c = 0;
+      for (let t = 0; t < set.length; t++) if (set[t] === 1) c++;
+      ids = new Int32Array(c);
+      c = 0;
+      for (let t = 0; t < set.length; t++) if (set[t] === 1) ids[c++] = t;
+      this.idLists.set(set, ids);
+    }
+    return ids;
+  }
+
+  /** The matched term strings of a set (excerpts re-tokenize page words and look their term up here). */
+  terms(set: Uint8Array): Set<string> | undefined {
+    return this.termSets.get(set);
+  }
+}

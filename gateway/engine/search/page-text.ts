@@ -1,0 +1,155 @@
+/**
+ * Page text at query time: the words of a page by position (for excerpts) and the positions of the words a query
+ * matched, read from the segment's stored texts.
+ *
+ * Why no per-word table: a word's byte is found by scanning forward from the nearest word checkpoint (segment.ts
+ * wordCheckpoints), and a word's term by tokenizing it again (memoized per worker) — only the first
+ * FULL_EXCERPT_RANKS hits of a query need this, and per-word tables would double the index. A loaded index reads a
+ * page's bytes from the segment file (pread) and keeps the recent ones.
+ */
+import { primaryTerm, toPlainText } from '../text.ts';
+import type { ColdArray } from './cold-array.ts';
+import type { MatchSets } from './match-set.ts';
+import { type SegmentData, WORD_CHECKPOINT_INTERVAL, pageWordCount } from './segment.ts';
+
+/** Bytes of a page's text: `bytes[b - base]` is byte b of the segment's texts (all of them in memory, or the page's). */
+interface PageBytes { bytes: Uint8Array; buffer: Buffer; base: number }
+const wholeTexts = new WeakMap<ColdArray<Uint8Array>, PageBytes>();
+const pageTexts = new WeakMap<ColdArray<Uint8Array>, Map<number, PageBytes>>();
+/** Pages read from a segment file kept per worker (the top hits of recent queries; ≈5 KB each). */
+const PAGE_TEXT_MEMO_MAX = 256;
+const PRIMARY_MEMO_MAX = 100_000;
+/** ASCII bytes that are word characters ([0-9A-Za-z_]): see MatchedWords.in. */
+const WORD_BYTE = Uint8Array.from({ length: 128 }, (_, x) => (/[0-9A-Za-z_]/.test(String.fromCharCode(x)) ? 1 : 0));
+
+function pageBytes(s: SegmentData, i: number): PageBytes {
+  const texts = s.texts;
+  const memory = texts.memory;
+  if (memory) {
+    let t = wholeTexts.get(texts);
+    if (!t) wholeTexts.set(texts, (t = { bytes: memory, buffer: Buffer.from(memory.buffer, memory.byteOffset, memory.byteLength), base: 0 }));
+    return t;
+  }
+  let memo = pageTexts.get(texts);
+  if (!memo) pageTexts.set(texts, (memo = new Map()));
+  let t = memo.get(i);
+  if (!t) {
+    const base = s.pageFirstByte[i]!;
+    const buffer = Buffer.allocUnsafe(s.pageFirstByte[i + 1]! - base);
+    texts.read(base, base + buffer.length, buffer, 0);
+    t = { bytes: buffer, buffer, base };
+    if (memo.size >= PAGE_TEXT_MEMO_MAX) memo.clear();
+    memo.set(i, t);
+  }
+  return t;
+}
+
+/** Byte offset of word p (page-relative, < the page's word count) of page i: a scan from the nearest checkpoint. */
+function wordByte(s: SegmentData, i: number, p: number): number {
+  const p0 = s.pageFirstWord[i]!;
+  const g = p0 + p;
+  let w = g - (g % WORD_CHECKPOINT_INTERVAL);
+  let b: number;
+  if (w < p0) {
+    w = p0;
+    b = s.pageFirstByte[i]!;
+  } else b = s.wordCheckpoints[w / WORD_CHECKPOINT_INTERVAL]!;
+  const { bytes: c, base } = pageBytes(s, i);
+  let r = b - base;
+  const n = c.length;
+  if (s.zeroWidthSeparated[i]) {
+    for (; w < g; w++) {
+      while (r < n && !(c[r] === 0xe2 && c[r + 1] === 0x80 && c[r + 2] === 0x8b)) r++;
+      r += 3;
+    }
+  } else {
+    for (; w < g; w++) {
+      while (r < n && c[r] !== 0x20) r++;
+      r++;
+    }
+  }
+  return r + base;
+}
+
+/** The stored text of words [from, to) of page i, separators included (a trailing one when to < word count). */
+function rawWords(s: SegmentData, i: number, from: number, to: number): string {
+  const b0 = wordByte(s, i, from);
+  const b1 = to < pageWordCount(s, i) ? wordByte(s, i, to) : s.pageFirstByte[i + 1]!;
+  const { buffer, base } = pageBytes(s, i);
+  return buffer.toString('utf8', b0 - base, b1 - base);
+}
+
+/** Words [from, to) of page i as plain text. */
+export function plainWords(s: SegmentData, i: number, from: number, to: number): string {
+  const raw = rawWords(s, i, from, to);
+  return toPlainText(s.zeroWidthSeparated[i] ? raw.replaceAll('\u200B', '') : raw);
+}
+
+/** Positions of matched words in a page: per worker, with memos of word → primary term and first characters. */
+export class MatchedWords {
+  private readonly matchSets: MatchSets;
+  private readonly primaryMemo = new Map<string, string>();
+  private readonly firstMemo = new WeakMap<Set<string>, Uint8Array>();
+
+  constructor(matchSets: MatchSets) {
+    this.matchSets = matchSets;
+  }
+
+  /** ASCII first characters of the matched terms (a prefilter). */
+  private firstChars(terms: Set<string>): Uint8Array {
+    let f = this.firstMemo.get(terms);
+    if (!f) {
+      f = new Uint8Array(128);
+      for (const t of terms) if (t.charCodeAt(0) < 128) f[t.charCodeAt(0)] = 1;
+      this.firstMemo.set(terms, f);
+    }
+    return f;
+  }
+
+  private primary(w: string): string {
+    const memo = this.primaryMemo;
+    let t = memo.get(w);
+    if (t === undefined) {
+      t = primaryTerm(w);
+      if (memo.size >= PRIMARY_MEMO_MAX) memo.clear();
+      memo.set(w, t);
+    }
+    return t;
+  }
+
+  /** Word positions (page-relative) in [from, to) of page i whose primary term is in the match set. */
+  in(s: SegmentData, i: number, set: Uint8Array, from: number, to: number): number[] {
+    const matched: number[] = [];
+    const terms = this.matchSets.terms(set);
+    from = Math.max(0, from);
+    if (!terms || to <= from) return matched;
+    if (!s.zeroWidthSeparated[i]) {
+      // on the bytes: a word whose first byte is an ASCII word character has a primary term starting with that
+      // character (lower-cased), so most words are skipped without building a string
+      const first = this.firstChars(terms);
+      const { bytes: c, buffer, base } = pageBytes(s, i);
+      const nW = pageWordCount(s, i);
+      // positions relative to the bytes at hand (c[0] is byte `base` of the segment's texts)
+      const end = (to < nW ? wordByte(s, i, to) : s.pageFirstByte[i + 1]!) - base;
+      let b = wordByte(s, i, from) - base;
+      for (let p = from; p < to && b <= end; p++) {
+        let e = b;
+        while (e < end && c[e] !== 0x20) e++;
+        const x = c[b]!;
+        const check = e > b && (x >= 0x80 || !WORD_BYTE[x] || first[x >= 65 && x <= 90 ? x | 0x20 : x] === 1);
+        if (check) {
+          const t = this.primary(buffer.toString('utf8', b, e));
+          if (t !== '' && terms.has(t)) matched.push(p);
+        }
+        b = e + 1;
+      }
+      return matched;
+    }
+    const words = rawWords(s, i, from, to).split('\u200B');
+    for (let j = 0, n = Math.min(words.length, to - from); j < n; j++) {
+      const t = this.primary(words[j]!);
+      if (t !== '' && terms.has(t)) matched.push(from + j);
+    }
+    return matched;
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * The vocabulary: a query term's expansions in the segments' term dictionaries (sorted term lists). A query term
+ * matches its exact form plus up to `maxExpansions` prefix expansions, the most frequent first, each with a
+ * similarity weight and its term id in every segment. Further ways of matching a term (typo tolerance) belong here,
+ * as more expansions of the same shape.
+ *
+ * Why a threshold algorithm: compound identifiers give a common prefix thousands of expansions ('request…': ≈2,700
+ * per segment), and decoding every one to rank them costs ms per query; the expansions are visited by weight and the
+ * walk stops once the top is known. Expansions are memoized per worker: a query's ranking and its match sets, and
+ * repeated terms, share them.
+ */
+import type { List, SegmentData } from './segment.ts';
+
+/** A term's expansion: its text, similarity to the query term (1 exact), and its id per segment (-1 absent). */
+export interface Expansion { term: string; similarity: number; ids: Int32Array }
+
+const MEMO_MAX = 20_000;
+/**
+ * Prefixes with at most this many expansions (all segments) are scanned; beyond, the threshold algorithm, until it
+ * has seen more than 1/THRESHOLD_SHARE of them (a seen word costs ≈ a binary search per segment, a scanned one a
+ * decode: then the scan is cheaper).
+ */
+const SCAN_MAX = 512;
+const THRESHOLD_SHARE = 12;
+
+export class TermDictionary {
+  private readonly segments: SegmentData[];
+  private readonly maxExpansions: number;
+  private readonly memo = new Map<string, Expansion[]>();
+
+  constructor(segments: SegmentData[], maxExpansions: number) {
+    this.segments = segments;
+    this.maxExpansions = maxExpansions;
+  }
+
+  /** The exact term (when present) and up to maxExpansions prefix expansions, most frequent first. */
+  expansions(term: string): Expansion[] {
+    let out = this.memo.get(term);
+    if (out === undefined) {
+      out = this.compute(term);
+      if (this.memo.size >= MEMO_MAX) this.memo.clear();
+      this.memo.set(term, out);
+    }
+    return out;
+  }
+
+  /** Body plus title document frequency of term id `id` in segment k: an expansion's weight. */
+  private weight(k: number, id: number): number {
+    const s = this.segments[k]!;
+    return s.bodyPostingsStart[id + 1]! - s.bodyPostingsStart[id]! + s.titlePostingsStart[id + 1]! - s.titlePostingsStart[id]!;
+  }
+
+  /**
+   * Threshold algorithm over each segment's expansions by weight desc: a word not seen by round r weighs at most the
+   * sum of the round-r weights, so once maxExpansions seen words weigh more, the top is known (ties with unseen words:
+   * the exact scan).
+   */
+  private compute(term: string): Expansion[] {
+    const segs = this.segments;
+    const S = segs.length;
+    const lo = new Int32Array(S);
+    const hi = new Int32Array(S);
+    let n = 0;
+    for (let k = 0; k < S; k++) {
+      lo[k] = lowerBound(segs[k]!.terms, term);
+      hi[k] = prefixEnd(segs[k]!.terms, term, lo[k]!);
+      n += hi[k]! - lo[k]!;
+    }
+    if (n <= SCAN_MAX) return this.scan(term, lo, hi);
+    const byWeight = segs.map((_, k) => {
+      const ids = new Int32Array(hi[k]! - lo[k]!);
+      for (let j = 0; j < ids.length; j++) ids[j] = lo[k]! + j;
+      const w = new Int32Array(ids.length);
+      for (let j = 0; j < ids.length; j++) w[j] = this.weight(k, ids[j]!);
+      return ids.sort((a, b) => w[b - lo[k]!]! - w[a - lo[k]!]! || a - b);
+    });
+    const seen = new Map<string, { w: number; ids: Int32Array }>();
+    const rounds = Math.max(...byWeight.map((a) => a.length));
+    let done = false;
+    for (let r = 0; r < rounds && !done; r++) {
+      if (seen.size * THRESHOLD_SHARE > n) return this.scan(term, lo, hi); // a flat tail: the scan is cheaper
+      let threshold = 0;
+      for (let k = 0; k < S; k++) {
+        if (r >= byWeight[k]!.length) continue;
+        const id = byWeight[k]![r]!;
+        threshold += this.weight(k, id);
+        const w = segs[k]!.terms.at(id)!;
+        if (w === term || seen.has(w)) continue;
+        const ids = new Int32Array(S).fill(-1);
+        let total = 0;
+        for (let k2 = 0; k2 < S; k2++) {
+          const j = k2 === k ? id : findIn(segs[k2]!.terms, w, lo[k2]!, hi[k2]!);
+          if (j >= 0) {
+            ids[k2] = j;
+            total += this.weight(k2, j);
+          }
+        }
+        seen.set(w, { w: total, ids });
+      }
+      let above = 0;
+      for (const e of seen.values()) if (e.w > threshold) above++;
+      done = above >= this.maxExpansions;
+    }
+    const out: Expansion[] = [];
+    const exactIds = new Int32Array(S).fill(-1);
+    let hasExact = false;
+    for (let k = 0; k < S; k++) {
+      if (lo[k]! < hi[k]! && segs[k]!.terms.at(lo[k]!) === term) {
+        exactIds[k] = lo[k]!;
+        hasExact = true;
+      }
+    }
+    if (hasExact) out.push({ term, similarity: 1, ids: exactIds });
+    const prefixed = [...seen.entries()].sort((a, b) => b[1].w - a[1].w || (a[0] < b[0] ? -1 : 1)).slice(0, this.maxExpansions);
+    for (const [w, e] of prefixed) out.push({ term: w, similarity: prefixSimilarity(term, w), ids: e.ids });
+    return out;
+  }
+
+  /** Every expansion of the prefix decoded and merged across segments (few expansions, or a flat weight tail). */
+  private scan(term: string, lo: Int32Array, hi: Int32Array): Expansion[] {
+    const found = new Map<string, { weight: number; ids: Int32Array }>();
+    const S = this.segments.length;
+    this.segments.forEach((s, k) => {
+      for (let j = lo[k]!; j < hi[k]!; j++) {
+        const w = s.terms.at(j)!;
+        let e = found.get(w);
+        if (!e) {
+          e = { weight: 0, ids: new Int32Array(S).fill(-1) };
+          found.set(w, e);
+        }
+        e.ids[k] = j;
+        e.weight += this.weight(k, j);
+      }
+    });
+    const out: Expansion[] = [];
+    const exact = found.get(term);
+    if (exact) out.push({ term, similarity: 1, ids: exact.ids });
+    const prefixed = [...found.entries()]
+      .filter(([w]) => w !== term)
+      .sort((a, b) => b[1].weight - a[1].weight || (a[0] < b[0] ? -1 : 1))
+      .slice(0, this.maxExpansions);
+    for (const [w, e] of prefixed) out.push({ term: w, similarity: prefixSimilarity(term, w), ids: e.ids });
+    return out;
+  }
+}
+
+/** A prefix expansion weighs between 0.2 and 0.8 by how much of it the query term is. */
+function prefixSimilarity(term: string, expansion: string): number {
+  return 0.2 + (0.6 * term.length) / expansion.length;
+}
+
+/** End of the run of words starting with `prefix` that begins at `from` (the dictionary is sorted). */
+function prefixEnd(arr: List<string>, prefix: string, from: number): number {
+  // galloping: most prefixes have few expansions
+  let lo = from;
+  let step = 1;
+  while (lo < arr.length && arr.at(lo)!.startsWith(prefix)) {
+    lo += step;
+    step *= 2;
+  }
+  let hi = Math.min(lo, arr.length);
+  lo = Math.max(from, lo - (step >> 1));
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (arr.at(m)!.startsWith(prefix)) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
+/** Index of `x` in the sorted range [lo, hi) of arr, or -1. */
+function findIn(arr: List<string>, x: string, lo: number, hi: number): number {
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    const w = arr.at(m)!;
+    if (w === x) return m;
+    if (w < x) lo = m + 1;
+    else hi = m;
+  }
+  return -1;
+}
+
+function lowerBound(arr: List<string>, x: string): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (arr.at(m)! < x) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
