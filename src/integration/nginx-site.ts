@@ -7,6 +7,8 @@ export interface NginxSiteOptions {
   root: string;
   /** Absolute path of the generated content-types.conf. */
   contentTypes: string;
+  /** Absolute path of the generated redirects.conf (old URLs, 301). */
+  redirects: string;
   /** host:port of each gateway instance. */
   gateways: string[];
   listen: string;
@@ -15,6 +17,7 @@ export interface NginxSiteOptions {
 export const nginxDefaults: NginxSiteOptions = {
   root: '/srv/agent-docs/site',
   contentTypes: '/srv/agent-docs/nginx/content-types.conf',
+  redirects: '/srv/agent-docs/nginx/redirects.conf',
   gateways: ['127.0.0.1:4321'],
   listen: '80',
 };
@@ -38,6 +41,8 @@ server {
   listen ${o.listen};
   root ${o.root};
   include ${o.contentTypes};
+  # Old URLs of the site (CONTENT_DIR/_redirects, frontmatter redirect_from): 301 to the new ones.
+  include ${o.redirects};
 
   location ~ ^/(api/|ask$) {
     proxy_pass http://agent_docs_gateway;
