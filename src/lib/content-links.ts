@@ -96,6 +96,12 @@ export function linkTable(contentDir: string): LinkTable {
   return table;
 }
 
+/** After a change in the tree (`astro dev`): the next linkTable call walks it again. */
+export function forgetLinkTable(contentDir: string): void {
+  tables.delete(resolve(contentDir));
+  fileExists.clear();
+}
+
 const fileExists = new Map<string, boolean>();
 function isFile(path: string): boolean {
   let known = fileExists.get(path);

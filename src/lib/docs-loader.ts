@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { contentFiles, linkTable, resolveLink, treeKey } from './content-links.ts';
+import { contentFiles, forgetLinkTable, linkTable, resolveLink, treeKey } from './content-links.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
 
 /** Entry ids are the file path without extension, so the URL rule (src/lib/routes.ts) sees the folders. */
@@ -37,33 +37,45 @@ export function docsLoader(base: string): Loader {
         },
       });
       await mdx.load({ ...context, store });
-
-      const key = treeKey(contentDir);
-      const table = linkTable(contentDir);
-      const html: SourceContext = {
-        mode: 'html',
-        contentDir,
-        link(target, from) {
-          const r = resolveLink(table, from, target);
-          return r.kind === 'page' || r.kind === 'asset' || r.kind === 'missing-asset' ? r.url : target;
-        },
-        note: () => {}, // counted once per build by the docs model (src/lib/source-pages.ts)
-      };
-      const root = fileURLToPath(context.config.root);
-      for (const file of pages) {
-        const abs = join(contentDir, file);
-        const id = idFromPath({ entry: file });
-        const contents = readFileSync(abs, 'utf8');
-        const digest = context.generateDigest(`${key}\n${contents}`);
-        if (context.store.get(id)?.digest === digest) continue;
-        const { frontmatter, content } = parseFrontmatter(contents, { frontmatter: 'remove' });
-        const data = await context.parseData({ id, data: frontmatter, filePath: abs });
-        // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).
-        const body = new SourceConverter(html).convert(takeLeadingHeading(content).rest, file);
-        // A leading newline: a body that starts with a "---" rule is not frontmatter.
-        const rendered = await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) });
-        context.store.set({ id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered });
-      }
+      await loadMarkdown(context, contentDir, pages);
+      // `astro dev`: a change in the tree syncs the Markdown pages again (unchanged ones are skipped by digest).
+      context.watcher?.on('all', (_event, path) => {
+        if (relative(contentDir, path).startsWith('..')) return;
+        forgetLinkTable(contentDir);
+        const now = contentFiles(contentDir).filter((f) => f.endsWith('.md'));
+        const nowIds = new Set(now.map((f) => idFromPath({ entry: f })));
+        for (const id of markdownIds) if (!nowIds.has(id)) context.store.delete(id);
+        loadMarkdown(context, contentDir, now).catch((err: Error) => context.logger.error(err.message));
+      });
     },
   };
+}
+
+async function loadMarkdown(context: LoaderContext, contentDir: string, pages: string[]): Promise<void> {
+  const key = treeKey(contentDir);
+  const table = linkTable(contentDir);
+  const html: SourceContext = {
+    mode: 'html',
+    contentDir,
+    link(target, from) {
+      const r = resolveLink(table, from, target);
+      return r.kind === 'page' || r.kind === 'asset' || r.kind === 'missing-asset' ? r.url : target;
+    },
+    note: () => {}, // counted once per build by the docs model (src/lib/source-pages.ts)
+  };
+  const root = fileURLToPath(context.config.root);
+  for (const file of pages) {
+    const abs = join(contentDir, file);
+    const id = idFromPath({ entry: file });
+    const contents = readFileSync(abs, 'utf8');
+    const digest = context.generateDigest(`${key}\n${contents}`);
+    if (context.store.get(id)?.digest === digest) continue;
+    const { frontmatter, content } = parseFrontmatter(contents, { frontmatter: 'remove' });
+    const data = await context.parseData({ id, data: frontmatter, filePath: abs });
+    // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).
+    const body = new SourceConverter(html).convert(takeLeadingHeading(content).rest, file);
+    // A leading newline: a body that starts with a "---" rule is not frontmatter.
+    const rendered = await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) });
+    context.store.set({ id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered });
+  }
 }

@@ -58,7 +58,7 @@ export class SourcePages {
       this.count('pages without a title or "# " heading, titled after their file name');
       title = fileTitle(file);
     }
-    return { body, title };
+    return { body: collapseBlankLines(body), title };
   }
 
   private count(kind: string): void {
@@ -112,6 +112,18 @@ export class SourcePages {
 function cleanTitle(title: string | undefined): string | undefined {
   const cleaned = title?.split(' | ')[0]?.trim();
   return cleaned || undefined;
+}
+
+/** Runs of blank lines (left where containers were) become one, outside fenced code. */
+function collapseBlankLines(text: string): string {
+  const out: string[] = [];
+  let fence = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (!fence && line.trim() === '' && out.length > 0 && out[out.length - 1]!.trim() === '') continue;
+    out.push(line);
+  }
+  return out.join('\n');
 }
 
 /** "guide/import-example.md" → "Import example". */

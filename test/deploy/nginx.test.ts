@@ -28,6 +28,7 @@ describe.skipIf(!hasNginx)('nginx in front of the gateway', () => {
       nginxSite({
         root: join(distDir, 'site'),
         contentTypes: join(distDir, 'nginx', 'content-types.conf'),
+        redirects: join(distDir, 'nginx', 'redirects.conf'),
         gateways: [`127.0.0.1:${gateway.port}`],
         listen: `127.0.0.1:${port}`,
       }),
@@ -84,6 +85,19 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
     expect(negotiated.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(negotiated.headers.get('vary')).toMatch(/Accept/i);
     expect(await negotiated.text()).toBe(twin);
+  });
+
+  it('answers old URLs (_redirects, frontmatter redirect_from) with a 301 to the new page, query kept', async () => {
+    for (const [from, to] of [
+      ['/old/plain-markdown', '/docs/fixture/plain-markdown'],
+      ['/old/plain-markdown/', '/docs/fixture/plain-markdown'],
+      ['/docs/fixture/plain?x=1', '/docs/fixture/plain-markdown?x=1'],
+    ]) {
+      const res = await fetch(`${base}${from}`, { redirect: 'manual' });
+      expect(res.status, from).toBe(301);
+      expect(new URL(res.headers.get('location')!, base).pathname + new URL(res.headers.get('location')!, base).search, from).toBe(to);
+      await res.arrayBuffer();
+    }
   });
 
   it('gives discovery files their media types from the generated snippet', async () => {
