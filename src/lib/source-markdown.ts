@@ -130,7 +130,9 @@ export class SourceConverter {
         if (/>\s*$/.test(line)) inTag = false;
         continue;
       }
-      const block = blockTag.exec(line);
+      // Cheap substring checks first: most lines are prose and match none of the patterns below.
+      const hasTag = line.includes('<');
+      const block = hasTag ? blockTag.exec(line) : null;
       if (block) {
         const name = block[1]!.toLowerCase();
         this.ctx.note(`<${name}> blocks dropped (they belong to the source tool)`);
@@ -138,18 +140,18 @@ export class SourceConverter {
         if (!end.test(line)) skipUntil = end;
         continue;
       }
-      const open = fenceOpen.exec(line);
+      const open = line.includes('``') || line.includes('~~') ? fenceOpen.exec(line) : null;
       if (open) {
         fence = open[2]!;
         emit(line);
         continue;
       }
-      const include = codeInclude.exec(line);
+      const include = hasTag && line.includes('<<<') ? codeInclude.exec(line) : null;
       if (include) {
         for (const l of this.codeInclude(file, include)) emit(l);
         continue;
       }
-      const mdInclude = markdownInclude.exec(line);
+      const mdInclude = hasTag && line.includes('@include') ? markdownInclude.exec(line) : null;
       if (mdInclude) {
         const found = depth < 5 ? this.read(file, mdInclude[1]!.replace(/\{[^}]*\}$/, '')) : undefined;
         this.ctx.note(found ? 'Markdown includes inlined' : 'Markdown includes not found (left out)');
@@ -159,7 +161,8 @@ export class SourceConverter {
         }
         continue;
       }
-      const container = containerOpen.exec(line);
+      const colons = line.includes(':::');
+      const container = colons ? containerOpen.exec(line) : null;
       if (container) {
         const indent = container[1]!;
         const kind = container[3]!.toLowerCase();
@@ -191,7 +194,7 @@ export class SourceConverter {
         }
         continue;
       }
-      if (containerClose.test(line) && closers.length > 0) {
+      if (colons && closers.length > 0 && containerClose.test(line)) {
         const closer = closers.pop()!;
         if (mode === 'html') out.push('', closer.tag ? `${indentOf(line)}${closer.tag}` : '', '');
         else {
@@ -200,7 +203,7 @@ export class SourceConverter {
         }
         continue;
       }
-      const alert = mode === 'html' ? githubAlert.exec(line) : null;
+      const alert = mode === 'html' && line.includes('[!') ? githubAlert.exec(line) : null;
       if (alert) {
         const indent = alert[1]!;
         let end = i + 1;
@@ -213,23 +216,23 @@ export class SourceConverter {
         i = end - 1;
         continue;
       }
-      const tab = /^(\s*)==\s+(.+?)\s*$/.exec(line);
+      const tab = closers.length > 0 && line.includes('==') ? /^(\s*)==\s+(.+?)\s*$/.exec(line) : null;
       if (tab && closers.length > 0) {
         emit(`${tab[1]}**${tab[2]}**`);
         emit('');
         continue;
       }
-      if (/^\s*\[\[toc\]\]\s*$/i.test(line)) {
+      if (line.includes('[[') && /^\s*\[\[toc\]\]\s*$/i.test(line)) {
         this.ctx.note('[[toc]] markers dropped (every page has its own table of contents)');
         continue;
       }
       let text = line;
-      if (/^\s*#{1,6}\s/.test(text) && /\s*\{#[\w-]+\}\s*$/.test(text)) {
+      if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && /\s*\{#[\w-]+\}\s*$/.test(text)) {
         this.ctx.note('custom heading ids {#id} dropped (headings get ids from their text)');
         text = text.replace(/\s*\{#[\w-]+\}\s*$/, '');
       }
       // an opening tag of a component left open at the end of the line (attributes on the next lines)
-      if (/<[A-Z][A-Za-z0-9]*\b[^>]*$/.test(text.replace(/`[^`]*`/g, ''))) {
+      if (hasTag && /<[A-Z][A-Za-z0-9]*\b[^>]*$/.test(text.replace(/`[^`]*`/g, ''))) {
         this.ctx.note('components rendered as their text');
         text = text.replace(/<[A-Z][A-Za-z0-9]*\b[^>]*$/, '');
         inTag = true;
@@ -322,6 +325,7 @@ export class SourceConverter {
 
   /** One line of text: links rewritten and components converted, outside inline code. */
   inline(line: string, file: string, lineNo: number): string {
+    if (!line.includes('`')) return this.text(line, file, lineNo);
     return line
       .split(/(`+[^`]*`+)/)
       .map((part, index) => (index % 2 === 1 ? part : this.text(part, file, lineNo)))
@@ -330,8 +334,10 @@ export class SourceConverter {
 
   private text(part: string, file: string, lineNo: number): string {
     const { ctx } = this;
-    if (/\{\{[^}]*\}\}/.test(part)) ctx.note('template expressions {{ … }} kept as text');
-    let text = part.replace(componentTag, (whole, name: string, attrs: string, selfClosing: string) => {
+    const hasTag = part.includes('<');
+    if (!hasTag && !part.includes('](') && !part.includes(']:') && !part.includes('{{')) return part;
+    if (part.includes('{{') && /\{\{[^}]*\}\}/.test(part)) ctx.note('template expressions {{ … }} kept as text');
+    let text = !hasTag ? part : part.replace(componentTag, (whole, name: string, attrs: string, selfClosing: string) => {
       const badge = badgeComponents.has(name);
       if (whole.startsWith('</')) return badge ? (ctx.mode === 'html' ? '</span>' : ')') : '';
       ctx.note(badge ? `<${name}> shown as a badge` : 'components rendered as their text');
@@ -345,16 +351,17 @@ export class SourceConverter {
     });
     const rewrite = (target: string) => ctx.link(target, file, lineNo);
     // inline links and images: ](target "title")
-    text = text.replace(/\]\(\s*(<[^>]*>|[^\s)]+)((?:\s+(?:"[^"]*"|'[^']*'))?\s*)\)/g, (_w, target: string, title: string) => {
+    if (text.includes('](')) text = text.replace(/\]\(\s*(<[^>]*>|[^\s)]+)((?:\s+(?:"[^"]*"|'[^']*'))?\s*)\)/g, (_w, target: string, title: string) => {
       const angled = target.startsWith('<');
       const next = rewrite(angled ? target.slice(1, -1) : target);
       return `](${angled ? `<${next}>` : next}${title})`;
     });
     // reference definitions: [label]: target
-    text = text.replace(/^(\s{0,3}\[[^\]]+\]:\s*)(<[^>]*>|\S+)/, (_w, lead: string, target: string) =>
+    if (text.includes(']:')) text = text.replace(/^(\s{0,3}\[[^\]]+\]:\s*)(<[^>]*>|\S+)/, (_w, lead: string, target: string) =>
       `${lead}${rewrite(target.startsWith('<') ? target.slice(1, -1) : target)}`,
     );
     // raw HTML href/src
+    if (!hasTag) return text;
     return text.replace(/(<(?:a|img|source|video|audio)\b[^>]*?\s(?:href|src)=)(["'])([^"']*)\2/gi, (_w, lead: string, q: string, target: string) => `${lead}${q}${rewrite(target)}${q}`);
   }
 }
