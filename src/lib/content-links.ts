@@ -17,6 +17,8 @@ export interface LinkTable {
   /** Lower-cased source path without extension (and the URL path without its slash) → page URL path. */
   pages: Map<string, string>;
   sections: Set<string>;
+  /** Root-relative targets resolve the same from every page: resolved once each. */
+  rooted: Map<string, ResolvedLink>;
 }
 
 export type ResolvedLink =
@@ -91,7 +93,7 @@ export function linkTable(contentDir: string): LinkTable {
   }
   // The new URLs themselves, for links already written that way.
   for (const url of new Set(pages.values())) if (!pages.has(url.slice(1))) pages.set(url.slice(1), url);
-  const table = { contentDir: dir, pages, sections };
+  const table = { contentDir: dir, pages, sections, rooted: new Map<string, ResolvedLink>() };
   tables.set(dir, table);
   return table;
 }
@@ -124,6 +126,18 @@ function splitTarget(target: string): [string, string] {
  */
 export function resolveLink(table: LinkTable, fromFile: string, target: string): ResolvedLink {
   if (!target || target.startsWith('#') || scheme.test(target)) return { kind: 'keep' };
+  if (target.startsWith('/')) {
+    let known = table.rooted.get(target);
+    if (!known) {
+      known = resolveTarget(table, fromFile, target);
+      if (table.rooted.size < 100_000) table.rooted.set(target, known);
+    }
+    return known;
+  }
+  return resolveTarget(table, fromFile, target);
+}
+
+function resolveTarget(table: LinkTable, fromFile: string, target: string): ResolvedLink {
   const [rawPath, rest] = splitTarget(target);
   let path: string;
   try {
