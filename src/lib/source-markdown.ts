@@ -369,3 +369,13 @@ export class SourceConverter {
 function indentOf(line: string): string {
   return /^\s*/.exec(line)![0];
 }
+
+/** A page's Markdown with its root-relative links made absolute on `siteUrl` (twins of the assistant site). */
+export function absoluteLinks(markdown: string, siteUrl: string): string {
+  return new SourceConverter({
+    mode: 'twin',
+    contentDir: '.',
+    note: () => {},
+    link: (target) => (target.startsWith('/') && !target.startsWith('//') ? `${siteUrl}${target}` : target),
+  }).convert(markdown, '');
+}
