@@ -64,12 +64,12 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     note: () => {}, // counted once per build by the docs model (src/lib/source-pages.ts)
   };
   const root = fileURLToPath(context.config.root);
-  for (const file of pages) {
+  const loadPage = async (file: string) => {
     const abs = join(contentDir, file);
     const id = idFromPath({ entry: file });
     const contents = readFileSync(abs, 'utf8');
     const digest = context.generateDigest(`${key}\n${contents}`);
-    if (context.store.get(id)?.digest === digest) continue;
+    if (context.store.get(id)?.digest === digest) return;
     const { frontmatter, content } = parseFrontmatter(contents, { frontmatter: 'remove' });
     const data = await context.parseData({ id, data: frontmatter, filePath: abs });
     // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).
@@ -77,5 +77,11 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     // A leading newline: a body that starts with a "---" rule is not frontmatter.
     const rendered = await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) });
     context.store.set({ id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered });
-  }
+  };
+  // Ten pages in flight, as Astro's glob loader keeps.
+  let next = 0;
+  const worker = async () => {
+    while (next < pages.length) await loadPage(pages[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(10, pages.length) }, worker));
 }
