@@ -14,6 +14,8 @@ export interface NginxSiteOptions {
   contentTypes: string;
   /** Absolute path of the file listing the gateways (`server host:port;` lines). */
   gatewaysFile: string;
+  /** Absolute path of the generated redirects.conf (old URLs, 301). */
+  redirects: string;
   listen: string;
   /** Headers of every static answer (the tree's security headers, gateway/http/security-headers.ts). */
   securityHeaders?: Record<string, string>;
@@ -26,6 +28,7 @@ export const nginxDefaults: NginxSiteOptions = {
   root: `${nginxMountPoint}/site`,
   contentTypes: `${nginxMountPoint}/nginx/content-types.conf`,
   gatewaysFile: `${nginxMountPoint}/nginx/gateways.conf`,
+  redirects: `${nginxMountPoint}/nginx/redirects.conf`,
   listen: '80',
 };
 
@@ -63,6 +66,8 @@ server {
   listen ${o.listen};
   root ${o.root};
   include ${o.contentTypes};
+  # Old URLs of the site (CONTENT_DIR/_redirects, frontmatter redirect_from): 301 to the new ones.
+  include ${o.redirects};
 
   location ~ ^/(api/|ask$) {
     proxy_pass http://agent_docs_gateway;

@@ -2,12 +2,13 @@
 // computed once per build and shared by every route.
 import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
 import { addressOf, sectionTitle } from './routes.ts';
 import { pageTwin, type PageTwin } from './markdown-twin.ts';
+import { writeRedirects } from './redirects.ts';
 import { contentTypes, loadSiteConfig, type ContentType } from './site-config.ts';
+import { SourcePages } from './source-pages.ts';
 
 export interface DocPage extends PageTwin {
   entry: CollectionEntry<'docs'>;
@@ -18,6 +19,8 @@ export interface DocPage extends PageTwin {
   title: string;
   description: string;
   order: number;
+  /** Old URLs answered with a 301 to this page (frontmatter redirect_from). */
+  redirectFrom: string[];
 }
 
 export interface Section {
@@ -34,28 +37,37 @@ export interface DocsModel {
 }
 
 const sectionsFileSchema = z.array(
-  z.union([z.string(), z.object({ slug: z.string(), title: z.string().optional() })]),
+  z.union([
+    z.string(),
+    z.object({ slug: z.string(), title: z.string().optional(), type: z.enum(contentTypes).optional() }),
+  ]),
 );
 
-/** Optional CONTENT_DIR/sections.json: the order (and display titles) of sections. */
-function readSectionOrder(contentDir: string): Map<string, { index: number; title?: string }> {
+interface SectionSetting {
+  index: number;
+  title?: string;
+  /** The default content type of the section's pages (frontmatter `type` wins). */
+  type?: ContentType;
+}
+
+/** Optional CONTENT_DIR/sections.json: the order, display titles and default types of sections. */
+function readSectionOrder(contentDir: string): Map<string, SectionSetting> {
   const file = join(contentDir, 'sections.json');
-  const order = new Map<string, { index: number; title?: string }>();
+  const order = new Map<string, SectionSetting>();
   if (!existsSync(file)) return order;
   const parsed = sectionsFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   parsed.data.forEach((item, index) => {
     const entry = typeof item === 'string' ? { slug: item } : item;
-    order.set(entry.slug, { index, title: entry.title });
+    order.set(entry.slug, { index, title: entry.title, type: entry.type });
   });
   return order;
 }
 
-/** The Markdown body of an entry: the collection does not retain it (see content.config.ts). */
-function bodyOf(entry: CollectionEntry<'docs'>): string {
-  if (entry.body !== undefined) return entry.body;
+/** The whole source file of an entry: the collection does not retain bodies (see content.config.ts). */
+function sourceOf(entry: CollectionEntry<'docs'>): string {
   // filePath is relative to the project root, which is the build's working directory.
-  return parseFrontmatter(readFileSync(resolve(process.cwd(), entry.filePath!), 'utf8'), { frontmatter: 'remove' }).content;
+  return readFileSync(resolve(process.cwd(), entry.filePath!), 'utf8');
 }
 
 let model: Promise<DocsModel> | undefined;
@@ -69,19 +81,22 @@ async function buildModel(): Promise<DocsModel> {
   const site = loadSiteConfig();
   const sectionOrder = readSectionOrder(site.contentDir);
   const entries = await getCollection('docs', (e) => !e.data.draft);
+  const sources = new SourcePages(site.contentDir, site.url);
+  const llmsUrl = `${site.url}/llms.txt`;
   const pages: DocPage[] = entries.map((entry) => {
     const address = addressOf(entry.id, entry.filePath ?? entry.id);
-    const isMdx = (entry.filePath ?? '').endsWith('.mdx');
+    const source = sources.read(sourceOf(entry), sources.fileOf(entry.filePath!), address.path, entry.data.title);
     return {
       entry,
       path: address.path,
       section: address.section,
       page: address.page,
-      type: entry.data.type ?? address.defaultType,
-      title: entry.data.title,
+      type: entry.data.type ?? sectionOrder.get(address.section)?.type ?? address.defaultType,
+      title: source.title,
       description: entry.data.description ?? '',
       order: entry.data.order ?? Number.MAX_SAFE_INTEGER,
-      ...pageTwin({ title: entry.data.title, description: entry.data.description, body: bodyOf(entry), isMdx }),
+      redirectFrom: entry.data.redirect_from,
+      ...pageTwin({ title: source.title, description: entry.data.description, body: source.body, isMdx: false, llmsUrl }),
     };
   });
 
@@ -110,6 +125,9 @@ async function buildModel(): Promise<DocsModel> {
     if (clash) throw new Error(`Two files map to ${page.path}: ${clash.entry.filePath} and ${page.entry.filePath}`);
     byPath.set(page.path, page);
   }
+  const siteDir = join(site.distDir, 'site');
+  sources.finish(siteDir);
+  writeRedirects(site, sources.table, ordered);
   return { pages: ordered, sections, byPath };
 }
 

@@ -43,7 +43,7 @@ function flattenJsx(node: Parent): void {
   node.children = out as never;
 }
 
-function mdxToMarkdown(source: string): string {
+export function mdxToMarkdown(source: string): string {
   const tree = mdxProcessor.parse(source) as Root;
   flattenJsx(tree);
   return String(mdxProcessor.stringify(tree));
@@ -54,12 +54,15 @@ export interface TwinInput {
   description?: string;
   body: string;
   isMdx: boolean;
+  /** Absolute URL of the site's llms.txt: a one-line pointer to it follows the title. */
+  llmsUrl?: string;
 }
 
-function markdownTwin({ title, description, body, isMdx }: TwinInput): string {
+function markdownTwin({ title, description, body, isMdx, llmsUrl }: TwinInput): string {
   const text = (isMdx ? mdxToMarkdown(body) : body).trim();
   const head = [`# ${title}`];
   if (description) head.push(`> ${description.replace(/\s*\n\s*/g, ' ')}`);
+  if (llmsUrl) head.push(`Index of every page of this site, as Markdown: ${llmsUrl}`);
   return `${head.join('\n\n')}\n\n${text}\n`;
 }
 
@@ -77,7 +80,7 @@ export interface Heading {
 const inlineParser = unified().use(remarkParse);
 
 /** The text a reader sees of inline Markdown (`TRUST_PROXY`, **bold**, [link](x)), as Astro slugs it. */
-function inlineText(source: string): string {
+export function inlineText(source: string): string {
   const parts: string[] = [];
   const walk = (node: { type: string; value?: string; children?: unknown[] }) => {
     if ((node.type === 'text' || node.type === 'inlineCode') && node.value) parts.push(node.value);

@@ -1,7 +1,11 @@
 // The URL rule, in one place: a content file maps to /docs/<section>/<page>.
+// Any docs tree fits it: a leading `docs/` folder is skipped, the first folder is the
+// section, the folders below it and the file name join with "-" into the page slug
+// (an `index` file inside a nested folder is named after its folder), pages at the
+// root of the tree go to the `overview` section, and every part is slugified.
 import type { ContentType } from './site-config.ts';
 
-/** Top-level content folders that are a section of their own and give the default type. */
+/** Top-level content folders that give their pages a default type. */
 export const typeFolders: Readonly<Record<string, ContentType>> = {
   skills: 'skill',
   agents: 'agent',
@@ -9,7 +13,8 @@ export const typeFolders: Readonly<Record<string, ContentType>> = {
   compositions: 'composition',
 };
 
-const segment = /^[a-z0-9][a-z0-9-]*$/;
+/** The section of pages that sit at the root of the content tree (`index.md`, `blog.md`). */
+export const rootSection = 'overview';
 
 export interface PageAddress {
   section: string;
@@ -18,23 +23,32 @@ export interface PageAddress {
   defaultType: ContentType;
 }
 
+/** "Mocking_Classes" → "mocking-classes": lower-case ASCII letters, digits and single hyphens. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
 /**
  * Maps a content entry id (its path below CONTENT_DIR without extension, e.g.
- * `docs/getting-started/installation` or `skills/search-the-docs`) to its address.
- * Throws a message naming the file when the layout does not fit the rule.
+ * `docs/getting-started/installation`, `skills/search-the-docs` or
+ * `guide/mocking/classes`) to its address. Throws a message naming the file when
+ * a part has nothing left to form a URL segment.
  */
 export function addressOf(entryId: string, filePath = entryId): PageAddress {
   const parts = entryId.split('/');
-  if (parts[0] === 'docs') parts.shift();
-  if (parts.length !== 2) {
-    throw new Error(
-      `${filePath}: content files must live at docs/<section>/<page>.md or <skills|agents|hooks|compositions>/<name>.md ` +
-        `(found ${parts.length === 1 ? 'no section folder' : 'folders nested too deep'})`,
-    );
-  }
-  const [section, page] = parts as [string, string];
-  for (const s of [section, page]) {
-    if (!segment.test(s)) throw new Error(`${filePath}: "${s}" is not a valid URL segment (use lower-case letters, digits and hyphens)`);
+  if (parts[0] === 'docs' && parts.length > 1) parts.shift();
+  const folder = parts.length > 1 ? parts[0]! : undefined;
+  const pageParts = folder === undefined ? parts : parts.slice(1);
+  if (pageParts.length > 1 && pageParts[pageParts.length - 1]!.toLowerCase() === 'index') pageParts.pop();
+  const section = folder === undefined ? rootSection : slugify(folder);
+  const page = pageParts.map(slugify).filter(Boolean).join('-');
+  for (const [name, slug] of [[folder ?? rootSection, section], [pageParts.join('/'), page]] as const) {
+    if (!slug) throw new Error(`${filePath}: "${name}" has no letters or digits to form a URL segment from`);
   }
   return { section, page, path: `/docs/${section}/${page}`, defaultType: typeFolders[section] ?? 'docs' };
 }

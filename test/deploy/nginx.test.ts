@@ -117,6 +117,19 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
     expect(await negotiated.text()).toBe(twin);
   });
 
+  it('answers old URLs (_redirects, frontmatter redirect_from) with a 301 to the new page, query kept', async () => {
+    for (const [from, to] of [
+      ['/old/plain-markdown', '/docs/fixture/plain-markdown'],
+      ['/old/plain-markdown/', '/docs/fixture/plain-markdown'],
+      ['/docs/fixture/plain?x=1', '/docs/fixture/plain-markdown?x=1'],
+    ]) {
+      const res = await fetch(`${base}${from}`, { redirect: 'manual' });
+      expect(res.status, from).toBe(301);
+      expect(new URL(res.headers.get('location')!, base).pathname + new URL(res.headers.get('location')!, base).search, from).toBe(to);
+      await res.arrayBuffer();
+    }
+  });
+
   it('gives discovery files their media types from the generated snippet', async () => {
     const catalog = await fetch(`${base}/.well-known/api-catalog`);
     expect(catalog.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');

@@ -46,6 +46,21 @@ describe('pages and twins', () => {
     expect(await direct.text()).toBe(twin);
   });
 
+  it('answers old URLs with a 301 to the new page (query kept), and lists them nowhere as pages', async () => {
+    for (const [from, to] of [
+      ['/old/plain-markdown', '/docs/fixture/plain-markdown'],
+      ['/old/plain-markdown/', '/docs/fixture/plain-markdown'],
+      ['/docs/fixture/plain?x=1', '/docs/fixture/plain-markdown?x=1'],
+    ]) {
+      const res = await fetch(`${gw.url}${from}`, { redirect: 'manual' });
+      expect(res.status, from).toBe(301);
+      expect(res.headers.get('location'), from).toBe(to);
+    }
+    expect(manifest.pages.map((p) => p.path)).not.toContain('/docs/fixture/plain');
+    expect(readSiteFile(distDir, 'llms.txt')).not.toContain('/old/plain-markdown');
+    expect((await get('/old/nothing-here')).status).toBe(404);
+  });
+
   it('answers conditional requests with 304', async () => {
     const first = await get(`${page.path}.md`);
     const etag = first.headers.get('etag')!;

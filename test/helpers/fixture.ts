@@ -1,6 +1,6 @@
 // The fixture site: the bundled content plus test-only pages (an MDX page, edge
 // cases), built once per test run by test/global-setup.ts.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot, runAstroBuild } from '../../scripts/lib/astro-build.ts';
@@ -39,4 +39,14 @@ export async function buildSite(contentDir: string, extraEnv: Record<string, str
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** A content folder in a temporary directory, from path → text (remove it with removeDir). */
+export function writeTree(files: Record<string, string>, prefix = 'agent-docs-tree-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
 }

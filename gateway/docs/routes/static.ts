@@ -1,11 +1,13 @@
 // The build tree: every path that is not an API route. `/x` serves x, x.html or
 // x/index.html; `Accept: text/markdown` on a page serves its .md twin (Vary: Accept).
+// An old URL of the build's _redirects answers 301 to its new one (gateway/static/redirects.ts).
 // A miss is 404.html for browsers and a Problem for everyone else.
 import type { H3Event } from 'h3';
 import { notModified } from '../../http/conditional.ts';
 import { fastResponse } from '../../http/fast-response.ts';
 import type { SiteFile } from '../../static/files.ts';
 import { prefersHtml, prefersMarkdown } from '../../static/negotiate.ts';
+import { loadRedirects, redirectFor } from '../../static/redirects.ts';
 import { requireMethod } from '../methods.ts';
 import { ProblemError } from '../problem.ts';
 import type { DocsRuntime } from '../runtime.ts';
@@ -44,10 +46,15 @@ export async function notFoundResponse(rt: DocsRuntime, event: H3Event, detail: 
 }
 
 export function staticRoute(rt: DocsRuntime) {
+  const redirects = loadRedirects(rt.config.siteDir);
   return async (event: H3Event): Promise<Response> => {
     requireMethod(event, ['GET']);
     const file = await rt.files.resolve(event.url.pathname);
-    if (!file) return notFoundResponse(rt, event, `Nothing is served at ${event.url.pathname}.`);
+    if (!file) {
+      const moved = redirectFor(redirects, event.url.pathname, event.url.search);
+      if (moved) return new Response(null, { status: 301, headers: { location: moved, 'cache-control': 'public, max-age=3600' } });
+      return notFoundResponse(rt, event, `Nothing is served at ${event.url.pathname}.`);
+    }
     const twin = await twinOf(rt, file);
     if (!twin) return fileResponse(rt, event, file);
     const vary = { vary: 'Accept' };

@@ -52,7 +52,7 @@ export async function startSoakStack(distDir: string, env: Record<string, string
   const dir = mkdtempSync(join(tmpdir(), 'agent-docs-soak-'));
   const nginxPort = await freePort();
   writeFileSync(join(dir, 'gateways.conf'), nginxGateways(gateways.map((g) => `127.0.0.1:${g.port}`)));
-  writeFileSync(join(dir, 'site.conf'), nginxSite({ ...nginxDefaults, root: join(distDir, 'site'), contentTypes: join(distDir, 'nginx', 'content-types.conf'), gatewaysFile: join(dir, 'gateways.conf'), listen: `127.0.0.1:${nginxPort}`, securityHeaders: loadSecurityHeaders(distDir, 'site') }));
+  writeFileSync(join(dir, 'site.conf'), nginxSite({ ...nginxDefaults, root: join(distDir, 'site'), contentTypes: join(distDir, 'nginx', 'content-types.conf'), redirects: join(distDir, 'nginx', 'redirects.conf'), gatewaysFile: join(dir, 'gateways.conf'), listen: `127.0.0.1:${nginxPort}`, securityHeaders: loadSecurityHeaders(distDir, 'site') }));
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ');
   writeFileSync(join(dir, 'nginx.conf'), `user root; worker_processes 1; daemon off; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')} warn;\nevents { worker_connections 1024; }\nhttp { access_log off; ${temp} include ${join(dir, 'site.conf')}; }\n`);
   const nginx = spawn(NGINX_BIN, ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });

@@ -7,6 +7,7 @@
 // root-relative to that origin (`/about`), and absolute URLs use ASSISTANT_SITE_URL.
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { pageTwin, type PageTwin } from '../../../lib/markdown-twin.ts';
+import { absoluteLinks } from '../../../lib/source-markdown.ts';
 import { loadSiteConfig } from '../../../lib/site-config.ts';
 
 export interface PortfolioPage extends PageTwin {
@@ -62,7 +63,14 @@ async function buildModel(): Promise<PortfolioModel> {
       title: entry.data.title,
       description: entry.data.description ?? '',
       order: entry.data.order ?? Number.MAX_SAFE_INTEGER,
-      ...pageTwin({ title: entry.data.title, description: entry.data.description, body: entry.body ?? '', isMdx: file.endsWith('.mdx') }),
+      ...pageTwin({
+        title: entry.data.title,
+        description: entry.data.description,
+        // MDX bodies are reduced by pageTwin; Markdown links are made absolute here
+        body: file.endsWith('.mdx') ? (entry.body ?? '') : absoluteLinks(entry.body ?? '', config.assistantUrl),
+        isMdx: file.endsWith('.mdx'),
+        llmsUrl: assistantAbsolute('/llms.txt'),
+      }),
     };
   });
   pages.sort((a, b) => a.order - b.order || a.title.localeCompare(b.title) || a.slug.localeCompare(b.slug));
@@ -71,8 +79,9 @@ async function buildModel(): Promise<PortfolioModel> {
   if (!home) {
     // No content/portfolio/index.md: a generated home page that lists the others.
     const description = `${config.assistantName}: ask the assistant about the pages of this site.`;
-    const body = pages.map((p) => `- [${p.title}](${p.path})${p.description ? `: ${p.description}` : ''}`).join('\n');
-    home = { slug: 'index', path: '/', title: config.assistantName, description, order: -1, ...pageTwin({ title: config.assistantName, description, body, isMdx: false }) };
+    const body = pages.map((p) => `- [${p.title}](${assistantAbsolute(p.path)})${p.description ? `: ${p.description}` : ''}`).join('\n');
+    const twin = pageTwin({ title: config.assistantName, description, body, isMdx: false, llmsUrl: assistantAbsolute('/llms.txt') });
+    home = { slug: 'index', path: '/', title: config.assistantName, description, order: -1, ...twin };
   }
   const rest = pages.filter((p) => p !== home);
   return {

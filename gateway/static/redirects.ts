@@ -1,0 +1,38 @@
+// Old URLs of the site: the build writes them to <site>/_redirects (one `from to 301`
+// per line, the format static hosts read) and the gateway answers a request for an
+// old URL with a 301 to its new one when no file of the tree is there. Read once at
+// startup into a map: one lookup per miss, never a scan.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** A path a redirect may start from or point at: no spaces, quotes or config syntax. */
+export const redirectPath = /^\/[^\s;{}"'\\*]*$/;
+
+/** `from to [status]` lines (blank lines and `#` comments skipped) → from → to. */
+export function parseRedirects(text: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const [from, to] = line.split(/\s+/);
+    if (from && to && redirectPath.test(from)) map.set(from, to);
+  }
+  return map;
+}
+
+/** The build's redirects of a site tree (empty when it has none). */
+export function loadRedirects(siteDir: string): Map<string, string> {
+  try {
+    return parseRedirects(readFileSync(join(siteDir, '_redirects'), 'utf8'));
+  } catch {
+    return new Map();
+  }
+}
+
+/** Where an old URL moved, query string kept, or undefined. `/old/` finds `/old`. */
+export function redirectFor(map: Map<string, string>, pathname: string, search: string): string | undefined {
+  if (map.size === 0) return undefined;
+  const to = map.get(pathname) ?? (pathname.length > 1 && pathname.endsWith('/') ? map.get(pathname.replace(/\/+$/, '')) : undefined);
+  if (to === undefined) return undefined;
+  return search && !to.includes('?') ? `${to}${search}` : to;
+}

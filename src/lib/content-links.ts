@@ -1,0 +1,167 @@
+// Links between pages of a content tree, resolved once per process: one walk of
+// CONTENT_DIR gives every page's source path and its URL (src/lib/routes.ts), so
+// a link is one map lookup, never a scan of the site. Both the HTML pipeline and
+// the Markdown twin resolve links here, so they always agree.
+//
+// A link is a page link when it is relative, or root-relative, and has no file
+// extension or `.md`, `.mdx`, `.html` (`./mocking/classes.md`, `/config/globals`,
+// `/guide/`, `../api/#vi`). Any other extension names an asset: found in the tree
+// (or its `public/` folder, for root-relative ones) it is copied to /assets/.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, posix, resolve } from 'node:path';
+import { addressOf } from './routes.ts';
+
+export interface LinkTable {
+  contentDir: string;
+  /** Lower-cased source path without extension (and the URL path without its slash) → page URL path. */
+  pages: Map<string, string>;
+  sections: Set<string>;
+  /** Root-relative targets resolve the same from every page: resolved once each. */
+  rooted: Map<string, ResolvedLink>;
+}
+
+export type ResolvedLink =
+  | { kind: 'page'; url: string }
+  | { kind: 'asset'; url: string; source: string }
+  | { kind: 'missing-asset'; url: string }
+  | { kind: 'keep' }
+  | { kind: 'broken' };
+
+/** Folders the gateway or the build own: a root-relative link there is never a page of the tree. */
+const siteOwned = /^(api|ask|\.well-known|llms(-full)?\.txt|openapi\.json|pagefind|_astro|assets|build-manifest\.json|api-policy\.md)(\/|$)/;
+const pageExtension = /\.(md|mdx|html)$/i;
+const assetExtension = /\.[a-z][a-z0-9]{0,5}$/i;
+const scheme = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
+
+/** Files below dir, as paths relative to it; dot folders and node_modules skipped. */
+function treeFiles(dir: string, rel = '', out: string[] = []): string[] {
+  for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const path = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) treeFiles(dir, path, out);
+    else out.push(path);
+  }
+  return out;
+}
+
+/** Content pages (md, mdx) below dir, relative to it; portfolio/ (its own site) and public/ (assets) left out. */
+export function contentFiles(dir: string): string[] {
+  return treeFiles(dir)
+    .filter((p) => /\.mdx?$/.test(p) && !/^(portfolio|public)\//.test(p))
+    .sort();
+}
+
+/**
+ * What a page's rendered HTML depends on beyond its own text: the set of pages (links
+ * resolve against it) and the other files (code includes, assets) with their sizes and
+ * times. astro.config.mjs keys the content-layer cache on it, so adding, removing or
+ * renaming a page, or changing a snippet, renders every page afresh; editing a page
+ * re-renders that page only.
+ */
+export function treeKey(dir: string): string {
+  const parts = treeFiles(resolve(dir))
+    .sort()
+    .map((p) => {
+      if (/\.mdx?$/.test(p)) return p;
+      const st = statSync(join(dir, p));
+      return `${p}:${st.size}:${Math.floor(st.mtimeMs)}`;
+    });
+  return createHash('sha256').update(resolve(dir)).update('\n').update(parts.join('\n')).digest('hex').slice(0, 12);
+}
+
+const tables = new Map<string, LinkTable>();
+
+export function linkTable(contentDir: string): LinkTable {
+  const dir = resolve(contentDir);
+  const known = tables.get(dir);
+  if (known) return known;
+  const pages = new Map<string, string>();
+  const sections = new Set<string>();
+  for (const file of contentFiles(dir)) {
+    const id = file.replace(/\.mdx?$/, '');
+    let url: string;
+    try {
+      url = addressOf(id, file).path;
+    } catch {
+      continue; // the docs model reports it, naming the file
+    }
+    sections.add(url.split('/')[2]!);
+    const key = id.toLowerCase();
+    pages.set(key, url);
+    if (/(^|\/)index$/.test(key)) pages.set(key.replace(/\/?index$/, ''), url);
+  }
+  // The new URLs themselves, for links already written that way.
+  for (const url of new Set(pages.values())) if (!pages.has(url.slice(1))) pages.set(url.slice(1), url);
+  const table = { contentDir: dir, pages, sections, rooted: new Map<string, ResolvedLink>() };
+  tables.set(dir, table);
+  return table;
+}
+
+/** After a change in the tree (`astro dev`): the next linkTable call walks it again. */
+export function forgetLinkTable(contentDir: string): void {
+  tables.delete(resolve(contentDir));
+  fileExists.clear();
+}
+
+const fileExists = new Map<string, boolean>();
+function isFile(path: string): boolean {
+  let known = fileExists.get(path);
+  if (known === undefined) {
+    known = existsSync(path) && statSync(path).isFile();
+    fileExists.set(path, known);
+  }
+  return known;
+}
+
+/** Splits `path?query#hash` into the path and the rest. */
+function splitTarget(target: string): [string, string] {
+  const cut = target.search(/[?#]/);
+  return cut === -1 ? [target, ''] : [target.slice(0, cut), target.slice(cut)];
+}
+
+/**
+ * Resolves a link written in `fromFile` (relative to the content dir). `url` of a page or
+ * asset keeps the query and anchor of the target.
+ */
+export function resolveLink(table: LinkTable, fromFile: string, target: string): ResolvedLink {
+  if (!target || target.startsWith('#') || scheme.test(target)) return { kind: 'keep' };
+  if (target.startsWith('/')) {
+    let known = table.rooted.get(target);
+    if (!known) {
+      known = resolveTarget(table, fromFile, target);
+      if (table.rooted.size < 100_000) table.rooted.set(target, known);
+    }
+    return known;
+  }
+  return resolveTarget(table, fromFile, target);
+}
+
+function resolveTarget(table: LinkTable, fromFile: string, target: string): ResolvedLink {
+  const [rawPath, rest] = splitTarget(target);
+  let path: string;
+  try {
+    path = decodeURI(rawPath);
+  } catch {
+    path = rawPath;
+  }
+  const rooted = path.startsWith('/');
+  const joined = rooted ? path.slice(1) : posix.join(posix.dirname(fromFile), path);
+  const normal = posix.normalize(joined).replace(/^\.\/?$/, '');
+  if (normal.startsWith('../')) return { kind: 'broken' };
+  const isAsset = !pageExtension.test(normal) && assetExtension.test(normal) && !normal.endsWith('/');
+  if (isAsset) {
+    const candidates = rooted ? [`public/${normal}`, normal] : [normal];
+    for (const candidate of candidates) {
+      if (isFile(join(table.contentDir, candidate))) return { kind: 'asset', url: `/assets/${candidate}${rest}`, source: candidate };
+    }
+    return { kind: 'missing-asset', url: rooted ? target : `/assets/${normal}${rest}` };
+  }
+  const key = normal.replace(pageExtension, '').replace(/\/+$/, '').toLowerCase();
+  const url = table.pages.get(key) ?? table.pages.get(key ? `${key}/index` : 'index');
+  if (url) return { kind: 'page', url: `${url}${rest}` };
+  if (rooted && (key === '' || siteOwned.test(key))) return { kind: 'keep' };
+  // /docs and /docs/<section> are the generated index pages.
+  if (rooted && (key === 'docs' || (/^docs\/[^/]+$/.test(key) && table.sections.has(key.slice(5))))) return { kind: 'keep' };
+  return { kind: 'broken' };
+}

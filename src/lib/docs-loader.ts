@@ -1,0 +1,87 @@
+// The loader of the docs collection. A `.md` page is read, its body converted
+// (src/lib/source-markdown.ts, html mode: links to the new URLs, callouts, code groups,
+// includes, tool-only blocks dropped) and rendered by the project's Markdown processor.
+// `.mdx` pages are this site's own format: Astro's glob loader and the MDX integration
+// keep them. The conversion depends on the whole tree (links resolve against the set of
+// pages, includes read other files), so an entry's digest is its text plus the tree's
+// key (treeKey): editing a page re-renders that page, adding a page or changing a
+// snippet re-renders all.
+import { readFileSync } from 'node:fs';
+import { join, posix, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseFrontmatter } from '@astrojs/markdown-remark';
+import { glob } from 'astro/loaders';
+import type { Loader, LoaderContext } from 'astro/loaders';
+import { contentFiles, forgetLinkTable, linkTable, resolveLink, treeKey } from './content-links.ts';
+import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
+
+/** Entry ids are the file path without extension, so the URL rule (src/lib/routes.ts) sees the folders. */
+export const idFromPath = ({ entry }: { entry: string }) => entry.replace(/\.(md|mdx)$/, '');
+
+export function docsLoader(base: string): Loader {
+  // retainBody: false keeps raw bodies out of the data store Astro inlines into the
+  // prerender bundle (−9 s and −0.5 GB at 10,000 pages); the twin reads the file instead.
+  const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**'], base, generateId: idFromPath, retainBody: false });
+  return {
+    name: 'agent-docs-content',
+    async load(context: LoaderContext) {
+      const contentDir = resolve(base);
+      const pages = contentFiles(contentDir).filter((f) => f.endsWith('.md'));
+      const markdownIds = new Set(pages.map((f) => idFromPath({ entry: f })));
+      // The glob loader deletes the entries it did not load: it sees only the others.
+      const store = new Proxy(context.store, {
+        get(target, property) {
+          if (property === 'keys') return () => target.keys().filter((k) => !markdownIds.has(k));
+          const value = Reflect.get(target, property, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await mdx.load({ ...context, store });
+      await loadMarkdown(context, contentDir, pages);
+      // `astro dev`: a change in the tree syncs the Markdown pages again (unchanged ones are skipped by digest).
+      context.watcher?.on('all', (_event, path) => {
+        if (relative(contentDir, path).startsWith('..')) return;
+        forgetLinkTable(contentDir);
+        const now = contentFiles(contentDir).filter((f) => f.endsWith('.md'));
+        const nowIds = new Set(now.map((f) => idFromPath({ entry: f })));
+        for (const id of markdownIds) if (!nowIds.has(id)) context.store.delete(id);
+        loadMarkdown(context, contentDir, now).catch((err: Error) => context.logger.error(err.message));
+      });
+    },
+  };
+}
+
+async function loadMarkdown(context: LoaderContext, contentDir: string, pages: string[]): Promise<void> {
+  const key = treeKey(contentDir);
+  const table = linkTable(contentDir);
+  const html: SourceContext = {
+    mode: 'html',
+    contentDir,
+    link(target, from) {
+      const r = resolveLink(table, from, target);
+      return r.kind === 'page' || r.kind === 'asset' || r.kind === 'missing-asset' ? r.url : target;
+    },
+    note: () => {}, // counted once per build by the docs model (src/lib/source-pages.ts)
+  };
+  const root = fileURLToPath(context.config.root);
+  const loadPage = async (file: string) => {
+    const abs = join(contentDir, file);
+    const id = idFromPath({ entry: file });
+    const contents = readFileSync(abs, 'utf8');
+    const digest = context.generateDigest(`${key}\n${contents}`);
+    if (context.store.get(id)?.digest === digest) return;
+    const { frontmatter, content } = parseFrontmatter(contents, { frontmatter: 'remove' });
+    const data = await context.parseData({ id, data: frontmatter, filePath: abs });
+    // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).
+    const body = new SourceConverter(html).convert(takeLeadingHeading(content).rest, file);
+    // A leading newline: a body that starts with a "---" rule is not frontmatter.
+    const rendered = await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) });
+    context.store.set({ id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered });
+  };
+  // Ten pages in flight, as Astro's glob loader keeps.
+  let next = 0;
+  const worker = async () => {
+    while (next < pages.length) await loadPage(pages[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(10, pages.length) }, worker));
+}

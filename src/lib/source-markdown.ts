@@ -1,0 +1,381 @@
+// What other docs tools write in Markdown, brought to what this site renders: one
+// line-by-line pass over a page's source, used for both outputs so they agree.
+// - `html` mode feeds the Markdown processor (src/lib/docs-loader.ts): containers and
+//   GitHub alerts become callouts and `::: code-group` a tab group, written as raw HTML
+//   around the Markdown inside them (blank lines keep that Markdown parsed as Markdown).
+// - `twin` mode gives the Markdown twin: callouts become block quotes with a bold
+//   label, a code group becomes plain fenced blocks each after its bold label.
+// Both modes: links go through the caller (rewritten to the new URLs), code includes
+// (`<<< ./x.ts`, `<!--@include: ./x.md-->`) are read from the tree, `<script>` and
+// `<style>` blocks are dropped, components become their text or our badge, and each
+// kind of conversion is counted for the build's one-line-per-kind warnings.
+// Lines inside fenced code are never touched.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { extname, posix, relative, resolve } from 'node:path';
+
+export type SourceMode = 'html' | 'twin';
+
+export interface SourceContext {
+  mode: SourceMode;
+  contentDir: string;
+  /** Rewrites a link target written in `file` at `line`. */
+  link(target: string, file: string, line: number): string;
+  /** Counts one conversion of a kind (a build warning names each kind once). */
+  note(kind: string): void;
+}
+
+export const calloutKinds: Readonly<Record<string, string>> = {
+  tip: 'Tip',
+  info: 'Info',
+  note: 'Note',
+  important: 'Important',
+  warning: 'Warning',
+  caution: 'Caution',
+  danger: 'Danger',
+  details: 'Details',
+};
+
+const fenceOpen = /^(\s*)(`{3,}|~{3,})(.*)$/;
+const containerOpen = /^(\s*)(:{3,})\s*([A-Za-z][\w-]*)(?:\[([^\]]*)\])?\s*(.*?)\s*$/;
+const containerClose = /^\s*:{3,}\s*$/;
+const codeInclude = /^(\s*)<<<\s+(\S+?)(?:\{([^}]*)\})?(?:\s+\[([^\]]*)\])?\s*$/;
+const markdownInclude = /^\s*<!--\s*@include:\s*(.+?)\s*-->\s*$/;
+const githubAlert = /^(\s*)>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i;
+const blockTag = /^\s*<(script|style)\b/i;
+const componentTag = /<\/?([A-Z][A-Za-z0-9]*)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+const badgeComponents = new Set(['Badge', 'Version', 'Experimental', 'Deprecated']);
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** A title's text as HTML: escaped, `code` spans kept as code. */
+function titleHtml(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
+function attribute(attrs: string, name: string): string | undefined {
+  return new RegExp(`(?:^|\\s)${name}=(?:"([^"]*)"|'([^']*)')`).exec(attrs)?.slice(1).find((v) => v !== undefined);
+}
+
+/** The lines a `#region name` … `#endregion name` pair encloses (VitePress region includes). */
+function region(text: string, name: string): string | undefined {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => new RegExp(`#region\\s+${name}\\b`).test(l));
+  if (start === -1) return undefined;
+  const end = lines.findIndex((l, i) => i > start && new RegExp(`#endregion\\s+${name}\\b`).test(l));
+  return lines.slice(start + 1, end === -1 ? undefined : end).join('\n');
+}
+
+/** A leading `# Heading` line (the page's title in most docs tools) and the text without it. */
+export function takeLeadingHeading(text: string): { heading?: string; rest: string } {
+  const lines = text.split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const m = /^#\s+(.+?)\s*#*\s*$/.exec(lines[first] ?? '');
+  if (!m) return { rest: text };
+  lines[first] = '';
+  return { heading: m[1], rest: lines.join('\n') };
+}
+
+export class SourceConverter {
+  private readonly ctx: SourceContext;
+  private groups = 0;
+  constructor(ctx: SourceContext) {
+    this.ctx = ctx;
+  }
+
+  /** A file inside the content dir, or undefined (never reads outside the tree). */
+  private read(fromFile: string, path: string): { file: string; text: string } | undefined {
+    const file = path.startsWith('@/') ? posix.normalize(path.slice(2)) : posix.join(posix.dirname(fromFile), path);
+    const abs = resolve(this.ctx.contentDir, file);
+    if (relative(this.ctx.contentDir, abs).startsWith('..') || !existsSync(abs) || !statSync(abs).isFile()) return undefined;
+    return { file: relative(this.ctx.contentDir, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') };
+  }
+
+  /** Converts one page body (`file` relative to the content dir; `firstLine` numbers its first line). */
+  convert(body: string, file: string, firstLine = 1, depth = 0): string {
+    const { mode } = this.ctx;
+    const out: string[] = [];
+    // twin mode: the open callouts, each adding "> " to the lines inside it
+    const quotes: string[] = [];
+    // each open container: its closing tag in html mode ('' for plain ones), whether it quotes in twin mode
+    const closers: { tag: string; quote: boolean }[] = [];
+    let fence: string | null = null;
+    let skipUntil: RegExp | null = null;
+    let inTag = false;
+    const lines = body.split('\n');
+
+    const emit = (line: string) => {
+      if (quotes.length === 0) return void out.push(line);
+      const indent = quotes[0]!;
+      const rest = line.startsWith(indent) ? line.slice(indent.length) : line.trimStart();
+      out.push(`${indent}${'> '.repeat(quotes.length)}${rest}`.trimEnd());
+    };
+
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      const lineNo = firstLine + i;
+      if (fence) {
+        emit(line);
+        const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
+        if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
+        continue;
+      }
+      if (skipUntil) {
+        if (skipUntil.test(line)) skipUntil = null;
+        continue;
+      }
+      if (inTag) {
+        // the rest of a component's opening tag spread over several lines
+        if (/>\s*$/.test(line)) inTag = false;
+        continue;
+      }
+      // Cheap substring checks first: most lines are prose and match none of the patterns below.
+      const hasTag = line.includes('<');
+      const block = hasTag ? blockTag.exec(line) : null;
+      if (block) {
+        const name = block[1]!.toLowerCase();
+        this.ctx.note(`<${name}> blocks dropped (they belong to the source tool)`);
+        const end = new RegExp(`</${name}\\s*>`, 'i');
+        if (!end.test(line)) skipUntil = end;
+        continue;
+      }
+      const open = line.includes('``') || line.includes('~~') ? fenceOpen.exec(line) : null;
+      if (open) {
+        fence = open[2]!;
+        emit(line);
+        continue;
+      }
+      const include = hasTag && line.includes('<<<') ? codeInclude.exec(line) : null;
+      if (include) {
+        for (const l of this.codeInclude(file, include)) emit(l);
+        continue;
+      }
+      const mdInclude = hasTag && line.includes('@include') ? markdownInclude.exec(line) : null;
+      if (mdInclude) {
+        const found = depth < 5 ? this.read(file, mdInclude[1]!.replace(/\{[^}]*\}$/, '')) : undefined;
+        this.ctx.note(found ? 'Markdown includes inlined' : 'Markdown includes not found (left out)');
+        if (found) {
+          const text = found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
+          for (const l of this.convert(text, found.file, 1, depth + 1).split('\n')) emit(l);
+        }
+        continue;
+      }
+      const colons = line.includes(':::');
+      const container = colons ? containerOpen.exec(line) : null;
+      if (container) {
+        const indent = container[1]!;
+        const kind = container[3]!.toLowerCase();
+        const title = (container[4] ?? container[5] ?? '').trim();
+        if (kind === 'code-group') {
+          const end = this.closingLine(lines, i);
+          const inner = this.convert(lines.slice(i + 1, end).join('\n'), file, lineNo + 1, depth);
+          for (const l of this.codeGroup(inner, indent)) emit(l);
+          i = end;
+          continue;
+        }
+        if (!(kind in calloutKinds)) {
+          this.ctx.note(`::: ${kind} containers shown as plain content`);
+          closers.push({ tag: '', quote: false });
+          continue;
+        }
+        const label = title && title.toLowerCase() !== kind ? title : calloutKinds[kind]!;
+        if (mode === 'html') {
+          const details = kind === 'details';
+          out.push('', details ? `${indent}<details class="callout callout-details">` : `${indent}<div class="callout callout-${kind}" role="note">`);
+          out.push(details ? `${indent}<summary>${titleHtml(label)}</summary>` : `${indent}<p class="callout-title">${titleHtml(label)}</p>`, '');
+          closers.push({ tag: details ? '</details>' : '</div>', quote: false });
+        } else {
+          emit('');
+          quotes.push(indent);
+          closers.push({ tag: '', quote: true });
+          emit(`${indent}**${this.inline(label, file, lineNo)}**`);
+          emit(indent);
+        }
+        continue;
+      }
+      if (colons && closers.length > 0 && containerClose.test(line)) {
+        const closer = closers.pop()!;
+        if (mode === 'html') out.push('', closer.tag ? `${indentOf(line)}${closer.tag}` : '', '');
+        else {
+          if (closer.quote) quotes.pop();
+          emit('');
+        }
+        continue;
+      }
+      const alert = mode === 'html' && line.includes('[!') ? githubAlert.exec(line) : null;
+      if (alert) {
+        const indent = alert[1]!;
+        let end = i + 1;
+        while (end < lines.length && lines[end]!.startsWith(`${indent}>`)) end++;
+        const inner = lines.slice(i + 1, end).map((l) => l.slice(indent.length).replace(/^> ?/, ''));
+        const kind = alert[2]!.toLowerCase();
+        out.push('', `${indent}<div class="callout callout-${kind}" role="note">`, `${indent}<p class="callout-title">${calloutKinds[kind]}</p>`, '');
+        out.push(...this.convert(inner.join('\n'), file, lineNo + 1, depth).split('\n').map((l) => (l ? `${indent}${l}` : l)));
+        out.push('', `${indent}</div>`, '');
+        i = end - 1;
+        continue;
+      }
+      const tab = closers.length > 0 && line.includes('==') ? /^(\s*)==\s+(.+?)\s*$/.exec(line) : null;
+      if (tab && closers.length > 0) {
+        emit(`${tab[1]}**${tab[2]}**`);
+        emit('');
+        continue;
+      }
+      if (line.includes('[[') && /^\s*\[\[toc\]\]\s*$/i.test(line)) {
+        this.ctx.note('[[toc]] markers dropped (every page has its own table of contents)');
+        continue;
+      }
+      let text = line;
+      if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && /\s*\{#[\w-]+\}\s*$/.test(text)) {
+        this.ctx.note('custom heading ids {#id} dropped (headings get ids from their text)');
+        text = text.replace(/\s*\{#[\w-]+\}\s*$/, '');
+      }
+      // an opening tag of a component left open at the end of the line (attributes on the next lines)
+      if (hasTag && /<[A-Z][A-Za-z0-9]*\b[^>]*$/.test(text.replace(/`[^`]*`/g, ''))) {
+        this.ctx.note('components rendered as their text');
+        text = text.replace(/<[A-Z][A-Za-z0-9]*\b[^>]*$/, '');
+        inTag = true;
+        if (!text.trim()) continue;
+      }
+      emit(this.inline(text, file, lineNo));
+    }
+    return out.join('\n');
+  }
+
+  /** The index of the line that closes the container opened at `start` (fences and nested containers skipped). */
+  private closingLine(lines: string[], start: number): number {
+    let depth = 0;
+    let fence: string | null = null;
+    for (let i = start + 1; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (fence) {
+        const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
+        if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
+        continue;
+      }
+      const open = fenceOpen.exec(line);
+      if (open) fence = open[2]!;
+      else if (containerClose.test(line)) {
+        if (depth === 0) return i;
+        depth--;
+      } else if (containerOpen.test(line)) depth++;
+    }
+    return lines.length;
+  }
+
+  /** `::: code-group`: a tab per fenced block, labelled by the `[label]` of its info string. */
+  private codeGroup(inner: string, indent: string): string[] {
+    const blocks: { label: string; lines: string[] }[] = [];
+    const loose: string[] = [];
+    let fence: string | null = null;
+    for (const line of inner.split('\n')) {
+      if (fence) {
+        blocks[blocks.length - 1]!.lines.push(line);
+        const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
+        if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
+        continue;
+      }
+      const open = fenceOpen.exec(line);
+      if (open) {
+        fence = open[2]!;
+        const label = /\[([^\]]+)\]/.exec(open[3]!)?.[1]?.trim();
+        const info = open[3]!.replace(/\s*\[[^\]]+\]/, '');
+        blocks.push({ label: label || info.trim().split(/\s/)[0] || `Tab ${blocks.length + 1}`, lines: [`${open[1]}${open[2]}${info}`] });
+      } else if (line.trim()) loose.push(line);
+    }
+    if (this.ctx.mode === 'twin') {
+      const out: string[] = loose.length ? [...loose, ''] : [];
+      for (const b of blocks) out.push(`${indent}**${b.label}**`, '', ...b.lines, '');
+      return out;
+    }
+    const group = ++this.groups;
+    const id = (i: number) => `code-group-${group}-${i + 1}`;
+    const tabs = blocks
+      .map((b, i) => `<button type="button" role="tab" id="${id(i)}-tab" aria-selected="${i === 0}" aria-controls="${id(i)}">${escapeHtml(b.label)}</button>`)
+      .join('');
+    const out = ['', `${indent}<div class="code-group" data-code-group><div class="code-group-tabs" role="tablist">${tabs}</div>`, ''];
+    if (loose.length) out.push(...loose, '');
+    blocks.forEach((b, i) => {
+      out.push(`${indent}<div class="code-group-panel" role="tabpanel" id="${id(i)}" aria-labelledby="${id(i)}-tab">`, '', ...b.lines, '', `${indent}</div>`, '');
+    });
+    out.push(`${indent}</div>`, '');
+    return out;
+  }
+
+  private codeInclude(file: string, m: RegExpExecArray): string[] {
+    const [, indent, rawPath, meta, label] = m as unknown as [string, string, string, string | undefined, string | undefined];
+    const [path, regionName] = rawPath.split('#') as [string, string | undefined];
+    const found = this.read(file, path);
+    let code = found?.text;
+    if (code !== undefined && regionName) code = region(code, regionName);
+    if (code === undefined) {
+      this.ctx.note('code includes not found (left out)');
+      return [`${indent}*Code from \`${rawPath}\` is not in the content folder.*`];
+    }
+    this.ctx.note('code includes read from the tree');
+    let lang = meta?.split(/[\s,]+/).find((w) => /^[a-z][\w#+-]*$/i.test(w)) ?? (extname(path).slice(1) || 'text');
+    if (lang === 'ansi') {
+      code = code.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+      lang = 'text';
+    }
+    const ticks = '`'.repeat(Math.max(2, ...(code.match(/`{3,}/g) ?? []).map((f) => f.length)) + 1);
+    return [`${indent}${ticks}${lang}${label ? ` [${label}]` : ''}`, ...code.replace(/\n$/, '').split('\n').map((l) => `${indent}${l}`), `${indent}${ticks}`];
+  }
+
+  /** One line of text: links rewritten and components converted, outside inline code. */
+  inline(line: string, file: string, lineNo: number): string {
+    if (!line.includes('`')) return this.text(line, file, lineNo);
+    return line
+      .split(/(`+[^`]*`+)/)
+      .map((part, index) => (index % 2 === 1 ? part : this.text(part, file, lineNo)))
+      .join('');
+  }
+
+  private text(part: string, file: string, lineNo: number): string {
+    const { ctx } = this;
+    const hasTag = part.includes('<');
+    if (!hasTag && !part.includes('](') && !part.includes(']:') && !part.includes('{{')) return part;
+    if (part.includes('{{') && /\{\{[^}]*\}\}/.test(part)) ctx.note('template expressions {{ … }} kept as text');
+    let text = !hasTag ? part : part.replace(componentTag, (whole, name: string, attrs: string, selfClosing: string) => {
+      const badge = badgeComponents.has(name);
+      if (whole.startsWith('</')) return badge ? (ctx.mode === 'html' ? '</span>' : ')') : '';
+      ctx.note(badge ? `<${name}> shown as a badge` : 'components rendered as their text');
+      if (!badge) return '';
+      const type = attribute(attrs, 'type') ?? (name === 'Badge' ? 'info' : name.toLowerCase());
+      const label = attribute(attrs, 'text') ?? (name === 'Experimental' || name === 'Deprecated' ? name : '');
+      const closed = selfClosing === '/' || name === 'Experimental' || name === 'Deprecated';
+      if (ctx.mode === 'twin') return closed ? (label ? `(${label})` : '') : `(${label}`;
+      const open = `<span class="badge badge-${type.replace(/[^\w-]/g, '')}">${escapeHtml(label)}`;
+      return closed ? (label ? `${open}</span>` : '') : open;
+    });
+    const rewrite = (target: string) => ctx.link(target, file, lineNo);
+    // inline links and images: ](target "title")
+    if (text.includes('](')) text = text.replace(/\]\(\s*(<[^>]*>|[^\s)]+)((?:\s+(?:"[^"]*"|'[^']*'))?\s*)\)/g, (_w, target: string, title: string) => {
+      const angled = target.startsWith('<');
+      const next = rewrite(angled ? target.slice(1, -1) : target);
+      return `](${angled ? `<${next}>` : next}${title})`;
+    });
+    // reference definitions: [label]: target
+    if (text.includes(']:')) text = text.replace(/^(\s{0,3}\[[^\]]+\]:\s*)(<[^>]*>|\S+)/, (_w, lead: string, target: string) =>
+      `${lead}${rewrite(target.startsWith('<') ? target.slice(1, -1) : target)}`,
+    );
+    // raw HTML href/src
+    if (!hasTag) return text;
+    return text.replace(/(<(?:a|img|source|video|audio)\b[^>]*?\s(?:href|src)=)(["'])([^"']*)\2/gi, (_w, lead: string, q: string, target: string) => `${lead}${q}${rewrite(target)}${q}`);
+  }
+}
+
+function indentOf(line: string): string {
+  return /^\s*/.exec(line)![0];
+}
+
+/** A page's Markdown with its root-relative links made absolute on `siteUrl` (twins of the assistant site). */
+export function absoluteLinks(markdown: string, siteUrl: string): string {
+  return new SourceConverter({
+    mode: 'twin',
+    contentDir: '.',
+    note: () => {},
+    link: (target) => (target.startsWith('/') && !target.startsWith('//') ? `${siteUrl}${target}` : target),
+  }).convert(markdown, '');
+}

@@ -1,0 +1,145 @@
+// Reading the pages of a docs tree for the docs model: each page's source converted
+// for its Markdown twin (absolute links, callouts as block quotes), its title, and,
+// once for the whole build, what the conversion found: broken links (the build fails
+// naming file, line and target unless LINK_CHECK=warn), assets to copy beside the
+// pages, and one warning line per kind of converted tool syntax with its count.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseFrontmatter } from '@astrojs/markdown-remark';
+import { linkTable, resolveLink, type LinkTable } from './content-links.ts';
+import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
+import { SourceConverter, takeLeadingHeading } from './source-markdown.ts';
+
+export interface SourcePage {
+  /** The twin's body: converted, links absolute, the leading `# heading` taken out. */
+  body: string;
+  /** The frontmatter title (a VitePress "Page | Group" title keeps "Page"), else the first `# heading`. */
+  title: string;
+}
+
+const brokenShown = 20;
+
+export class SourcePages {
+  readonly table: LinkTable;
+  private readonly contentDir: string;
+  private readonly siteUrl: string;
+  private readonly notes = new Map<string, number>();
+  private readonly broken: string[] = [];
+  private readonly assets = new Set<string>();
+
+  constructor(contentDir: string, siteUrl: string) {
+    this.contentDir = resolve(contentDir);
+    this.siteUrl = siteUrl;
+    this.table = linkTable(this.contentDir);
+  }
+
+  /** The content-relative path of an entry's file (filePath is relative to the build's working directory). */
+  fileOf(filePath: string): string {
+    return relative(this.contentDir, resolve(process.cwd(), filePath)).split('\\').join('/');
+  }
+
+  /** Converts one page: `raw` is the whole file, `pagePath` its URL path. */
+  read(raw: string, file: string, pagePath: string, frontmatterTitle: string | undefined): SourcePage {
+    // Frontmatter lines kept blank, so reported line numbers are the file's.
+    let text = parseFrontmatter(raw, { frontmatter: 'empty-with-lines' }).content;
+    if (file.endsWith('.mdx')) text = mdxToMarkdown(text);
+    const converter = new SourceConverter({
+      mode: 'twin',
+      contentDir: this.contentDir,
+      note: (kind) => this.count(kind),
+      link: (target, from, line) => this.twinLink(target, from, line, pagePath),
+    });
+    const { heading: lead, rest } = takeLeadingHeading(text);
+    const body = converter.convert(rest, file);
+    const lines = body.split('\n');
+    const heading = lead ?? firstHeading(lines);
+    let title = cleanTitle(frontmatterTitle) ?? (heading ? inlineText(heading).trim() : undefined);
+    if (!title) {
+      this.count('pages without a title or "# " heading, titled after their file name');
+      title = fileTitle(file);
+    }
+    return { body: collapseBlankLines(body), title };
+  }
+
+  private count(kind: string): void {
+    this.notes.set(kind, (this.notes.get(kind) ?? 0) + 1);
+  }
+
+  private twinLink(target: string, from: string, line: number, pagePath: string): string {
+    const r = resolveLink(this.table, from, target);
+    if (r.kind === 'page') return `${this.siteUrl}${r.url}`;
+    if (r.kind === 'asset') {
+      this.assets.add(r.source);
+      return `${this.siteUrl}${r.url}`;
+    }
+    if (r.kind === 'missing-asset') {
+      this.count('links to files that are not in the content folder (left as written)');
+      return r.url.startsWith('/') ? `${this.siteUrl}${r.url}` : r.url;
+    }
+    if (r.kind === 'broken') {
+      this.broken.push(`${from}:${line}: link to "${target}": no page of the content folder is there`);
+      return target;
+    }
+    if (target.startsWith('#')) return `${this.siteUrl}${pagePath}${target}`;
+    if (target.startsWith('/') && !target.startsWith('//')) return `${this.siteUrl}${target}`;
+    return target;
+  }
+
+  /**
+   * Once per build, after every page: fails on broken links (or warns with LINK_CHECK=warn),
+   * prints one line per kind of conversion, copies the linked assets into the site tree.
+   */
+  finish(siteDir: string, log: (line: string) => void = console.warn): void {
+    const broken = [...new Set(this.broken)];
+    if (broken.length > 0) {
+      const list = broken.slice(0, brokenShown).map((b) => `  - ${b}`).join('\n');
+      const more = broken.length > brokenShown ? `\n  … and ${broken.length - brokenShown} more` : '';
+      const message = `${broken.length} broken link${broken.length === 1 ? '' : 's'} between pages:\n${list}${more}`;
+      if (process.env.LINK_CHECK !== 'warn') throw new Error(`${message}\nFix the links, or set LINK_CHECK=warn to build anyway.`);
+      log(`[content] ${message}\n  (LINK_CHECK=warn: kept as written)`);
+    }
+    for (const [kind, count] of [...this.notes].sort()) log(`[content] ${kind}: ${count}`);
+    for (const asset of this.assets) {
+      const to = join(siteDir, 'assets', asset);
+      mkdirSync(dirname(to), { recursive: true });
+      copyFileSync(join(this.contentDir, asset), to);
+    }
+    if (this.assets.size > 0) log(`[content] files linked from pages copied to /assets/: ${this.assets.size}`);
+  }
+}
+
+/** "Mocking | Guide" (VitePress's title template) → "Mocking". */
+function cleanTitle(title: string | undefined): string | undefined {
+  const cleaned = title?.split(' | ')[0]?.trim();
+  return cleaned || undefined;
+}
+
+/** Runs of blank lines (left where containers were) become one, outside fenced code. */
+function collapseBlankLines(text: string): string {
+  const out: string[] = [];
+  let fence = false;
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (!fence && line.trim() === '' && out.length > 0 && out[out.length - 1]!.trim() === '') continue;
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** "guide/import-example.md" → "Import example". */
+function fileTitle(file: string): string {
+  const name = file.replace(/\.mdx?$/, '').split('/').pop()!.replace(/[-_]+/g, ' ').trim();
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+function firstHeading(lines: string[]): string | undefined {
+  let fence = false;
+  for (const line of lines) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    else if (!fence) {
+      const m = /^#\s+(.+?)\s*#*\s*$/.exec(line);
+      if (m) return m[1];
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,224 @@
+// Bring your own docs: trimmed copies of two real VitePress trees (test/fixtures/byod/,
+// shaped like ../shared/corpora: nested folders, containers, code groups, includes,
+// every link form, pages without frontmatter) build as they are; a collision and a
+// broken link fail the build naming what is wrong. Plus the twins of the main fixture:
+// absolute links and the llms.txt pointer.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { repoRoot } from '../../scripts/lib/astro-build.ts';
+import { buildSite, fixtureSiteUrl, removeDir, writeTree } from '../helpers/fixture.ts';
+import { readManifest, readSiteFile } from '../helpers/manifest.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+const fixture = (name: string) => join(repoRoot, 'test', 'fixtures', 'byod', name);
+
+/** The part of a page that comes from its Markdown. */
+function prose(distDir: string, path: string): string {
+  const html = readSiteFile(distDir, `${path.slice(1)}.html`);
+  return html.slice(html.indexOf('<div class="prose">'), html.indexOf('</article>'));
+}
+
+async function build(contentDir: string, env: Record<string, string> = {}) {
+  const result = await buildSite(contentDir, env);
+  dirs.push(result.distDir);
+  return result;
+}
+
+describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
+  let distDir = '';
+  let output = '';
+  beforeAll(async () => {
+    const result = await build(fixture('vitest'));
+    ({ distDir, output } = result);
+    if (result.code !== 0) throw new Error(`build failed:\n${output.slice(-3000)}`);
+  }, 300_000);
+
+  it('maps every file to /docs/<section>/<page>: first folder the section, the rest joined, root pages in overview', () => {
+    const paths = readManifest(distDir).pages.map((p) => p.path).sort();
+    expect(paths).toEqual([
+      '/docs/api/vi',
+      '/docs/config/globals',
+      '/docs/config/index',
+      '/docs/guide/index',
+      '/docs/guide/mocking',
+      '/docs/guide/mocking-classes',
+      '/docs/overview/blog',
+      '/docs/overview/index',
+      '/docs/overview/upper-case-name',
+    ]);
+  });
+
+  it('titles pages from frontmatter (without the "| Group" suffix) or the first # heading, shown once', () => {
+    const titles = Object.fromEntries(readManifest(distDir).pages.map((p) => [p.path, p.title]));
+    expect(titles['/docs/guide/mocking']).toBe('Mocking');
+    expect(titles['/docs/guide/index']).toBe('Getting Started');
+    expect(titles['/docs/guide/mocking-classes']).toBe('Mocking Classes'); // no frontmatter
+    expect(titles['/docs/overview/blog']).toBe('Blog'); // frontmatter without a title
+    expect(titles['/docs/overview/index']).toBe('Vitest');
+    expect(prose(distDir, '/docs/guide/mocking-classes')).not.toContain('<h1');
+    expect(readSiteFile(distDir, 'docs/guide/mocking-classes.md').match(/^# /gm)).toHaveLength(1);
+  });
+
+  it('rewrites relative, root-relative, .md, .html, folder and anchored links in HTML and twins', () => {
+    const guide = prose(distDir, '/docs/guide/index');
+    expect(guide).toContain('href="/docs/config/globals"');
+    expect(guide).toContain('href="/docs/guide/mocking#cheat-sheet"');
+    const mocking = prose(distDir, '/docs/guide/mocking');
+    expect(mocking).toContain('href="/docs/api/vi#vi-fn"');
+    expect(mocking).toContain('href="/docs/guide/mocking-classes"');
+    expect(mocking).toContain('href="/docs/config/index"');
+    expect(prose(distDir, '/docs/api/vi')).toContain('href="/docs/guide/mocking#cheat-sheet"');
+    expect(prose(distDir, '/docs/overview/blog')).toContain('href="/docs/guide/index"');
+    const twin = readSiteFile(distDir, 'docs/guide/mocking-classes.md');
+    expect(twin).toContain(`[cheat sheet](${fixtureSiteUrl}/docs/guide/mocking#cheat-sheet)`);
+    expect(twin).toContain(`[config](${fixtureSiteUrl}/docs/config/index)`);
+    // links inside code stay as written
+    expect(readSiteFile(distDir, 'docs/guide/mocking.md')).toContain('[x](./nowhere.md) and ::: tip');
+  });
+
+  it('renders containers and GitHub alerts as callouts, readable block quotes in the twin', () => {
+    const mocking = prose(distDir, '/docs/guide/mocking');
+    expect(mocking).toMatch(/<div class="callout callout-warning" role="note">\s*<p class="callout-title">Custom title<\/p>/);
+    expect(mocking).toMatch(/<details class="callout callout-details">\s*<summary>Click to see the output<\/summary>/);
+    expect(mocking).toMatch(/<div class="callout callout-note" role="note">\s*<p class="callout-title">Note<\/p>\s*<p>GitHub alerts/);
+    expect(prose(distDir, '/docs/config/globals')).toMatch(/<div class="callout callout-note" role="note">\s*<p class="callout-title">Starlight style<\/p>/);
+    const twin = readSiteFile(distDir, 'docs/guide/mocking.md');
+    expect(twin).toContain('> **Custom title**\n>\n> Always restore mocks.');
+    expect(twin).not.toMatch(/^:::/m);
+    const sheets = [...readSiteFile(distDir, 'docs/guide/mocking.html').matchAll(/href="\/(_astro\/[^"]+\.css)"/g)].map((m) => readSiteFile(distDir, m[1]!));
+    expect(sheets.some((css) => css.includes('.callout-warning'))).toBe(true);
+  });
+
+  it('renders ::: code-group as a tab group labelled from [label], plain labelled fences in the twin', () => {
+    const html = prose(distDir, '/docs/guide/index');
+    expect(html).toContain(
+      '<div class="code-group" data-code-group><div class="code-group-tabs" role="tablist">' +
+        '<button type="button" role="tab" id="code-group-1-1-tab" aria-selected="true" aria-controls="code-group-1-1">npm</button>' +
+        '<button type="button" role="tab" id="code-group-1-2-tab" aria-selected="false" aria-controls="code-group-1-2">yarn</button>' +
+        '<button type="button" role="tab" id="code-group-1-3-tab" aria-selected="false" aria-controls="code-group-1-3">example.js</button></div>',
+    );
+    expect(html).toMatch(/<div class="code-group-panel" role="tabpanel" id="code-group-1-1" aria-labelledby="code-group-1-1-tab">\s*<pre><code class="language-bash">npm install -D vitest/);
+    const twin = readSiteFile(distDir, 'docs/guide/index.md');
+    expect(twin).toContain('**npm**\n\n```bash\nnpm install -D vitest\n```\n\n**yarn**\n\n```bash\nyarn add -D vitest\n```');
+    expect(twin).toContain("**example.js**\n\n```js\nimport { expect, test } from 'vitest'");
+  });
+
+  it('reads code includes from the tree, drops <script>/<style>, keeps templates, turns components into text or badges', () => {
+    const mocking = prose(distDir, '/docs/guide/mocking');
+    expect(mocking).toContain('✓ test/basic.test.ts (1 test) 2ms');
+    expect(mocking).not.toContain('\u001b[');
+    expect(mocking).toContain('<span class="badge badge-version">4.1.0</span>');
+    expect(mocking).toContain('<span class="badge badge-experimental">Experimental</span>');
+    expect(mocking).not.toMatch(/CRoot|<Version|<Badge/);
+    const home = readSiteFile(distDir, 'docs/overview/index.html');
+    expect(home).not.toContain('Home.vue');
+    expect(home).not.toContain('color: red');
+    expect(prose(distDir, '/docs/guide/index')).toContain('{{ $frontmatter.title }}');
+  });
+
+  it('reports each converted kind once, with a count', () => {
+    expect(output.match(/\[content\] <script> blocks dropped.*: 1$/gm)).toHaveLength(1);
+    expect(output).toMatch(/\[content\] code includes read from the tree: 2$/m);
+    expect(output).toMatch(/\[content\] template expressions \{\{ … \}\} kept as text: 1$/m);
+    expect(output.match(/\[content\] <Version> shown as a badge/g)).toHaveLength(1);
+  });
+
+  it('copies images beside the pages and points at the copy', () => {
+    expect(prose(distDir, '/docs/guide/mocking')).toContain('<img src="/assets/guide/images/diagram.svg" alt="Diagram of mocks">');
+    expect(readSiteFile(distDir, 'assets/guide/images/diagram.svg')).toContain('<svg');
+    expect(readSiteFile(distDir, 'docs/guide/mocking.md')).toContain(`(${fixtureSiteUrl}/assets/guide/images/diagram.svg)`);
+  });
+
+  it('keeps old URLs: _redirects and redirect_from, resolved to the new URLs, in _redirects and the nginx snippet only', () => {
+    expect(readSiteFile(distDir, '_redirects')).toBe(
+      '/guide/mocks /docs/guide/mocking 301\n/guide/old-mocking /docs/guide/mocking 301\n/old-config /docs/config/globals 301\n',
+    );
+    const nginx = readFileSync(join(distDir, 'nginx', 'redirects.conf'), 'utf8');
+    expect(nginx).toContain('location = /guide/old-mocking { return 301 /docs/guide/mocking$is_args$args; }');
+    expect(readManifest(distDir).pages.some((p) => p.path.includes('old') || p.path.includes('mocks'))).toBe(false);
+    expect(readSiteFile(distDir, 'llms.txt')).not.toContain('old-mocking');
+  });
+});
+
+describe('a VitePress tree with pages without frontmatter (trimmed copy of Vite’s docs)', () => {
+  let distDir = '';
+  let output = '';
+  beforeAll(async () => {
+    const result = await build(fixture('vite'), { LINK_CHECK: 'warn' });
+    ({ distDir, output } = result);
+    if (result.code !== 0) throw new Error(`build failed:\n${output.slice(-3000)}`);
+  }, 300_000);
+
+  it('builds pages without frontmatter, titled by their first heading', () => {
+    const titles = Object.fromEntries(readManifest(distDir).pages.map((p) => [p.path, p.title]));
+    expect(titles).toEqual({
+      '/docs/blog/announcing-vite': 'Announcing Vite',
+      '/docs/config/index': 'Configuring Vite',
+      '/docs/config/shared-options': 'Shared Options',
+      '/docs/guide/features': 'Features',
+      '/docs/overview/index': 'Vite',
+    });
+  });
+
+  it('with LINK_CHECK=warn, reports a broken link with file, line and target and builds', () => {
+    expect(output).toContain('guide/features.md:13: link to "./gone.md"');
+    expect(output).toContain('LINK_CHECK=warn');
+    expect(prose(distDir, '/docs/guide/features')).toContain('href="/docs/config/shared-options#base"');
+    expect(prose(distDir, '/docs/guide/features')).toContain('href="/docs/config/index"');
+  });
+
+  it('copies public/ assets linked root-relative, and leaves missing ones as written with one warning', () => {
+    expect(prose(distDir, '/docs/guide/features')).toContain('<img src="/assets/public/og-image.png" alt="Cover">');
+    expect(prose(distDir, '/docs/blog/announcing-vite')).toContain('src="/assets/public/og-image.png"');
+    expect(existsSync(join(distDir, 'site', 'assets', 'public', 'og-image.png'))).toBe(true);
+    expect(output).toMatch(/\[content\] links to files that are not in the content folder \(left as written\): 1$/m);
+  });
+});
+
+describe('what fails the build', () => {
+  function tree(files: Record<string, string>): string {
+    const dir = writeTree(files, 'agent-docs-byod-');
+    dirs.push(dir);
+    return dir;
+  }
+
+  it('two files mapping to one URL, naming both', async () => {
+    const dir = tree({ 'guide/mocking-classes.md': '# One\n', 'guide/mocking/classes.md': '# Two\n' });
+    const { code, output } = await build(dir);
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/Two files map to \/docs\/guide\/mocking-classes: \S*guide\/mocking[-/]classes\.md and \S*guide\/mocking[-/]classes\.md/);
+  }, 300_000);
+
+  it('a link to a page that does not exist, with file, line and target', async () => {
+    const dir = tree({ 'guide/index.md': '# Guide\n\nSee [setup](./setup.md#install).\n', 'guide/other.md': '# Other\n\nLine three.\n\nAnd [home](/guide/).\n' });
+    const { code, output } = await build(dir);
+    expect(code).not.toBe(0);
+    expect(output).toContain('guide/index.md:3: link to "./setup.md#install": no page of the content folder is there');
+    expect(output).toContain('LINK_CHECK=warn');
+  }, 300_000);
+});
+
+describe('Markdown twins of the fixture site', () => {
+  const distDir = inject('distDir');
+
+  it('point at llms.txt near the top and carry absolute links only', () => {
+    const manifest = readManifest(distDir);
+    for (const page of manifest.pages) {
+      const twin = readSiteFile(distDir, page.md);
+      const head = twin.split('\n').slice(0, 6).join('\n');
+      expect(head, page.path).toContain(`${fixtureSiteUrl}/llms.txt`);
+      // no root-relative or relative Markdown link targets outside code
+      const prose = twin.replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '');
+      expect(prose.match(/\]\((?!https?:|mailto:|#)[^)]+\)/g), page.path).toBeNull();
+    }
+  });
+
+  it('keep our own layout (content/docs/<section>/<page>.md and the type folders) at the same URLs', () => {
+    const paths = readManifest(distDir).pages.map((p) => p.path);
+    expect(paths).toContain('/docs/getting-started/writing-content');
+    expect(paths).toContain('/docs/skills/search-docs');
+    expect(paths).toContain('/docs/fixture/plain-markdown');
+  });
+});
