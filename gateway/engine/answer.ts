@@ -19,6 +19,7 @@
 import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
+import type { Block } from './markdown-sections.ts';
 import { COVERED_THRESHOLD, questionTerms, rankSections, sectionPassage, type RankedSection } from './passages.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
@@ -258,16 +259,16 @@ const SUMMARIZE_PAGES = 3;
 /** A further passage must score at least this share of the best one. */
 const FURTHER_PASSAGE_SHARE = 0.6;
 
-/** Appends ` [n]` to the last paragraph or list of a passage (never after a fence or inside a table). */
-function withMarker(passage: string, n: number): string {
-  const blocks = passage.split('\n\n');
+/** The passage as Markdown with ` [n]` after its last paragraph or list (never inside code, a quote or a table). */
+function withMarker(blocks: readonly Block[], n: number): string {
+  const parts = blocks.map((b) => b.markdown);
   for (let i = blocks.length - 1; i >= 0; i--) {
-    const b = blocks[i]!;
-    if (/^ {0,3}(```|~~~|\|)/.test(b) || /(```|~~~)\s*$/.test(b)) continue;
-    blocks[i] = `${b.replace(/\s+$/, '')} [${n}]`;
-    return blocks.join('\n\n');
+    if (blocks[i]!.kind !== 'paragraph' && blocks[i]!.kind !== 'list') continue;
+    if (/(```|~~~)\s*$/.test(parts[i]!)) continue; // a list item that ends in a fence
+    parts[i] = `${parts[i]!.replace(/\s+$/, '')} [${n}]`;
+    return parts.join('\n\n');
   }
-  return `From [${n}]:\n\n${passage}`;
+  return `From [${n}]:\n\n${parts.join('\n\n')}`;
 }
 
 async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSection[]): Promise<AnswerOutcome> {
@@ -291,7 +292,7 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
   const cited: { n: number; section: RankedSection }[] = [];
   for (const section of picked) {
     const passage = sectionPassage(section.section, opts.query);
-    if (!passage) continue;
+    if (passage.length === 0) continue;
     const n = cited.length + 1;
     cited.push({ n, section });
     const lead = opts.mode === 'summarize' ? `**${section.label}**\n\n` : '';

@@ -142,13 +142,13 @@ function blockScore(block: Block, terms: readonly string[]): number {
 }
 
 /**
- * The passage of a section to quote, as Markdown: whole blocks, code and lists intact. Empty when the section has
- * nothing to quote but over-long code.
+ * The passage of a section to quote: whole blocks, code and lists intact (join them with a blank line). Empty when
+ * the section has nothing to quote but over-long code.
  */
-export function sectionPassage(section: Section, query: string): string {
+export function sectionPassage(section: Section, query: string): Block[] {
   const terms = questionTerms(query);
   const blocks = section.blocks.filter((b) => b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS));
-  if (blocks.length === 0) return '';
+  if (blocks.length === 0) return [];
   let best = blocks.findIndex((b) => b.kind !== 'code');
   if (best < 0) best = 0;
   // a section whose heading names the question starts with its answer; otherwise the best-matching prose block
@@ -181,5 +181,5 @@ export function sectionPassage(section: Section, query: string): string {
   }
   // never end on a lead-in that announces a block left out
   while (chosen.length > 1 && /:\s*$/.test(chosen.at(-1)!.markdown)) chosen.pop();
-  return chosen.map((b) => b.markdown).join('\n\n');
+  return chosen;
 }

@@ -133,6 +133,9 @@ describe('extractive answerer', () => {
     for (const lang of ['bash', 'ts', 'python']) expect(text).toMatch(new RegExp('(^|\\n)```' + lang + '\\n[^`]+\\n```(\\n|$)'));
     expect(text).toContain("const res = await fetch('/api/search?query=deploy&limit=3');\n\nconsole.log(await res.json());\n```");
     expect(text.match(/^```/gm)).toHaveLength(6);
+    // the citation follows the prose, never lands inside code (the ts block has a blank line in it)
+    expect(text).toContain('each example fetches the first page of results: [1]\n\n```bash');
+    for (const code of text.match(/^```[\s\S]*?^```$/gm)!) expect(code).not.toMatch(/\[\d\]/);
     expect(text).toContain('[1]: http://localhost:4321/docs/guide/clients#calling-the-search-api');
     expect(text).not.toContain('Unrelated');
   });
