@@ -14,6 +14,7 @@
  * the paragraph that leads into it when it is a list or code, and the code blocks and lists that follow it, within
  * PASSAGE_CHARS. Code blocks are never cut: one too long for the budget is left out whole.
  */
+import { Lru } from './lru.ts';
 import { markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { STOPWORDS, textTerms } from './text.ts';
 
@@ -72,7 +73,64 @@ function has(counts: Map<string, number>, term: string): number {
   return n;
 }
 
-interface Indexed { source: number; section: Section; heading: Map<string, number>; title: Map<string, number>; body: Map<string, number>; length: number }
+interface IndexedSection { section: Section; heading: Map<string, number>; length: number }
+interface Indexed extends IndexedSection { source: number; title: Map<string, number>; /** occurrences of each query term in the body */ body: number[] }
+
+/** A page's sections and the body terms of all of them, sorted, with their count per section (prefix lookups). */
+interface IndexedPage {
+  content: string;
+  sections: IndexedSection[];
+  terms: string[];
+  postings: Map<string, [section: number, count: number][]>;
+}
+
+/**
+ * A page's sections with their term counts, kept per page: a twin is the same for the whole life of a build, and
+ * cutting and counting five reference pages costs ~100 ms of main-thread time, the ranking itself a few ms. Bounded
+ * by pages and by Markdown bytes; an entry is used only for the very same Markdown.
+ */
+const pageIndex = new Lru<IndexedPage>(256, 32 * 1024 * 1024);
+
+function indexedPage(s: PassageSource): IndexedPage {
+  const cached = pageIndex.get(s.url);
+  if (cached && cached.content === s.content) return cached;
+  const postings = new Map<string, [number, number][]>();
+  const sections = markdownSections(s.content).map((section, i): IndexedSection => {
+    const body = termCounts(section.blocks.map((b) => b.markdown).join('\n'));
+    let length = 0;
+    for (const [t, c] of body) {
+      length += c;
+      let list = postings.get(t);
+      if (!list) postings.set(t, (list = []));
+      list.push([i, c]);
+    }
+    return { section, heading: termCounts(section.heading), length };
+  });
+  const page = { content: s.content, sections, terms: [...postings.keys()].sort(), postings };
+  pageIndex.set(s.url, page, s.content.length * 4);
+  return page;
+}
+
+/** Occurrences of `term` in each section's body: exact, or as the prefix of longer terms (as `has`). */
+function bodyCounts(page: IndexedPage, term: string): Float64Array {
+  const counts = new Float64Array(page.sections.length);
+  const add = (t: string) => {
+    for (const [i, c] of page.postings.get(t)!) counts[i]! += c;
+  };
+  if (page.postings.has(term)) add(term);
+  if (term.length >= 4) {
+    let lo = 0;
+    let hi = page.terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (page.terms[mid]! <= term) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < page.terms.length && page.terms[k]!.startsWith(term); k++) add(page.terms[k]!);
+  }
+  return counts;
+}
+
 
 /** BM25's term-frequency saturation and length normalization for section bodies. */
 const K1 = 1.2;
@@ -87,18 +145,16 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
   const indexed: Indexed[] = [];
   sources.forEach((s, source) => {
     const title = termCounts(s.title);
-    for (const section of markdownSections(s.content)) {
-      const body = termCounts(section.blocks.map((b) => b.markdown).join('\n'));
-      let length = 0;
-      for (const c of body.values()) length += c;
-      indexed.push({ source, section, heading: termCounts(section.heading), title, body, length });
-    }
+    const page = indexedPage(s);
+    const counts = terms.map((t) => bodyCounts(page, t));
+    page.sections.forEach((x, i) => indexed.push({ ...x, source, title, body: counts.map((c) => c[i]!) }));
   });
   const n = indexed.length;
   const idf = new Map<string, number>();
   for (const t of terms) {
     let df = 0;
-    for (const x of indexed) if (has(x.heading, t) || has(x.title, t) || has(x.body, t)) df++;
+    const k = terms.indexOf(t);
+    for (const x of indexed) if (has(x.heading, t) || has(x.title, t) || x.body[k]) df++;
     idf.set(t, Math.log(1 + (n + 1) / (df + 0.5)));
   }
   const totalIdf = terms.reduce((sum, t) => sum + idf.get(t)!, 0) || 1;
@@ -109,17 +165,17 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
       let covered = 0;
       let bodyOnly = 0;
       let inHeadings = 0;
-      for (const t of terms) {
+      terms.forEach((t, k) => {
         const w = idf.get(t)!;
         const inHeading = has(x.heading, t) > 0;
         const inTitle = has(x.title, t) > 0;
-        const inBody = has(x.body, t);
+        const inBody = x.body[k]!;
         if (inHeading || inTitle || inBody) covered += w;
         if (inBody && !inHeading && !inTitle) bodyOnly += w;
         if (inHeading || inTitle) inHeadings += w;
         const bodyWeight = inBody ? (inBody * (K1 + 1)) / (inBody + K1 * (1 - B + (B * x.length) / avgLength)) : 0;
         score += w * ((inHeading ? 2 : 0) + (inTitle ? 1 : 0) + bodyWeight);
-      }
+      });
       const coverage = covered / totalIdf;
       // a section whose only match is a word somewhere in a long body is weak evidence
       const substance = x.section.blocks.some((b) => b.kind !== 'code') ? 1 : 0.6;
