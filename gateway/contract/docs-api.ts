@@ -97,6 +97,7 @@ export const NlwebResult = z
   .describe('One /ask result: a doc page.');
 
 export const answerBackends = ['model', 'extractive'] as const;
+export const answerStatuses = ['answered', 'not_covered'] as const;
 
 export const AskMeta = z
   .object({
@@ -105,6 +106,10 @@ export const AskMeta = z
     count: z.int().min(0).optional().describe('Number of results.'),
     answer_backend: z.enum(answerBackends).optional().describe('summarize/generate only: `model` when the configured language model answered, `extractive` when the built-in extractive answerer did.'),
     fallback_reason: z.string().optional().describe('Why the model was not used although one is configured (down, slow, failed, or `model budget spent: …` when the client\'s model budget is spent).'),
+    answer_status: z
+      .enum(answerStatuses)
+      .optional()
+      .describe('summarize/generate only: `answered`, or `not_covered` when no page matches the question well enough to answer it; the answer then says so and lists the closest pages instead of guessing.'),
   })
   .describe('Response metadata.');
 
@@ -113,7 +118,7 @@ export const AskResponse = z
     query_id: z.string().optional().describe('Server-assigned id of this query.'),
     query: z.string().optional().describe('The query as interpreted.'),
     results: z.array(NlwebResult),
-    answer: z.string().optional().describe('summarize/generate only: the summary or answer, plain text.'),
+    answer: z.string().optional().describe('summarize/generate only: the summary or answer, Markdown: code blocks fenced with their language, `[n]` citations that link (reference definitions at the end) to the cited section of a page.'),
     citations: z.array(z.url()).optional().describe('summarize/generate only: URLs of the results the answer used.'),
     _meta: AskMeta,
   })

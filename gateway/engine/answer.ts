@@ -3,23 +3,38 @@
  * allows it) from a deterministic extractive answerer.
  *
  * Modes:
- *   summarize  a summary of the top sources (one line per source)
- *   generate   an answer to the query grounded in the sources, with [n] markers
- *   chat       multi-turn (history) answer for the assistant
- * Text goes to `onText` as it is produced. For summarize/generate a "Sources:" list (`[n] Title — url`, the cited
- * sources) ends the text unless `appendSources` is false; `citations` are the urls of the sources used, in source
- * order (all sources when a model answer cites none).
+ *   summarize  what the best-matching section of each top page says (Markdown), with [n] citations
+ *   generate   an answer to the query (Markdown), with [n] citations
+ *   chat       multi-turn (history) plain-text answer for the assistant
+ * summarize and generate work on sections (passages.ts): the extractive answerer quotes whole blocks of the best
+ * sections (code fences with their language, lists as lists), the model gets those sections as Markdown with their
+ * URLs and numbers, and a model's citation of a number it was not given is dropped (citations.ts). When the best
+ * section covers too little of the question (COVERED_THRESHOLD), neither guesses: the answer says the documentation
+ * does not cover it and lists the closest pages (status `not_covered`, no model call).
+ * Text goes to `onText` as it is produced. A "Sources:" list (`- [n] [Page › Heading](url#anchor)`, the cited
+ * sections, plus `[n]: url` reference definitions so each marker links to its section) ends summarize/generate
+ * answers unless `appendSources` is false; `citations` are the page urls the answer cites, in order of first citation
+ * (every source given when a model answer cites none).
  */
 import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
-import { STOPWORDS, splitSentences, textTerms, toPlainText } from './text.ts';
+import { citationFilter } from './citations.ts';
+import type { Block } from './markdown-sections.ts';
+import { COVERED_THRESHOLD, questionTerms, rankSections, sectionPassage, type RankedSection } from './passages.ts';
+import { splitSentences, textTerms, toPlainText } from './text.ts';
 
 export type { LlmClient } from './llm.ts';
 export { LlmUnavailableError } from './llm.ts';
 
 export interface AnswerSource { url: string; title: string; content: string }
 export interface AnswerChunk { text: string }
-export interface AnswerOutcome { backend: 'model' | 'extractive'; fallbackReason?: string; citations: string[] }
+export interface AnswerOutcome {
+  backend: 'model' | 'extractive';
+  fallbackReason?: string;
+  citations: string[];
+  /** summarize/generate: whether the sources answer the question at all. */
+  status?: 'answered' | 'not_covered';
+}
 export type AnswerMode = 'summarize' | 'generate' | 'chat';
 
 export interface AnswerOptions {
@@ -45,14 +60,14 @@ const MAX_PROMPT_SOURCE_CHARS = 16000;
 
 const INSTRUCTIONS: Record<AnswerMode, string> = {
   generate: [
-    'You answer questions about a documentation site using ONLY the numbered sources below.',
-    'Do not use outside knowledge and do not invent facts, options, commands or URLs. If the sources do not contain the answer, say so briefly and name the most relevant source.',
-    'Be concise and precise; plain text.',
+    'You answer questions about a documentation site using ONLY the numbered sources below: sections of its pages, in Markdown, each with its URL.',
+    'Do not use outside knowledge and do not invent facts, options, commands or URLs. If the sources do not contain the answer, say that the documentation does not cover it and name the closest source.',
+    'Answer in Markdown, concise and precise. Copy code exactly, as fenced code blocks with their language; keep lists as lists.',
   ].join('\n'),
   summarize: [
-    'You summarize the numbered sources below for the user\'s query, using ONLY what the sources say.',
+    'You summarize the numbered sources below (sections of a documentation site, in Markdown) for the user\'s query, using ONLY what the sources say.',
     'Give a short summary (a few sentences or a short list) of what the sources say about the query; do not add outside knowledge.',
-    'Plain text.',
+    'Answer in Markdown. Copy code exactly, as fenced code blocks with their language.',
   ].join('\n'),
   chat: [
     'You are a helpful assistant for a website. Answer using ONLY the numbered sources below; do not use outside knowledge or invent facts.',
@@ -62,6 +77,7 @@ const INSTRUCTIONS: Record<AnswerMode, string> = {
 };
 
 const CITATION_RULE = 'Cite the sources you use with their numbers in square brackets, e.g. [1] or [2][3], and name the pages used.';
+const SECTION_CITATION_RULE = 'Cite the sources you use with their numbers in square brackets, e.g. [1] or [2][3], right after the statement they support. Cite only the numbers listed below.';
 
 function userPrompt(mode: AnswerMode, query: string): string {
   if (mode === 'summarize') return `Summarize what the sources say about: ${query}`;
@@ -121,32 +137,46 @@ function sourcesList(sources: AnswerSource[], idx: number[]): string {
 }
 
 export async function answer(opts: AnswerOptions): Promise<AnswerOutcome> {
+  opts.signal?.throwIfAborted();
+  if (opts.mode === 'chat') return chatAnswer(opts);
+  return sectionAnswer(opts);
+}
+
+/** Streams the model's answer to onText; on failure falls back (docs) or throws (assistant). Null when it failed over. */
+async function streamModel(opts: AnswerOptions, messages: ChatMessage[], onPiece: (piece: string) => void): Promise<{ fallback: AnswerOutcome } | null> {
   const { signal } = opts;
-  signal?.throwIfAborted();
-  const append = opts.appendSources ?? opts.mode !== 'chat';
-  if (!opts.llm) return extractiveAnswer(opts, append);
-
-  const sources = opts.sources;
-  const system = `${opts.system ?? INSTRUCTIONS[opts.mode]}\n${CITATION_RULE}\n\nSources:\n${sources.length ? formatSources(sources, opts.maxSourceChars ?? DEFAULT_SOURCE_CHARS) : '(none)'}`;
-  const messages: ChatMessage[] = [{ role: 'system', content: system }];
-  for (const m of opts.history ?? []) messages.push({ role: m.role, content: m.content });
-  messages.push({ role: 'user', content: userPrompt(opts.mode, opts.query) });
-
-  let text = '';
+  let started = false;
   try {
-    for await (const piece of opts.llm.streamChat(messages, { signal })) {
-      text += piece;
-      opts.onText(piece);
+    for await (const piece of opts.llm!.streamChat(messages, { signal })) {
+      started ||= piece.length > 0;
+      onPiece(piece);
     }
+    return null;
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    const unavailable = err instanceof LlmUnavailableError ? err : new LlmUnavailableError(`model backend failed: ${(err as Error)?.message ?? String(err)}`, { kind: 'protocol', partial: text.length > 0, cause: err });
+    const unavailable = err instanceof LlmUnavailableError ? err : new LlmUnavailableError(`model backend failed: ${(err as Error)?.message ?? String(err)}`, { kind: 'protocol', partial: started, cause: err });
     if (opts.onModelFailure === 'throw') throw unavailable;
-    const started = text.length > 0;
     if (started) opts.onText('\n\n[The model stopped responding; an extractive answer from the sources follows.]\n\n');
-    const out = await extractiveAnswer(opts, append);
-    return { ...out, fallbackReason: `${started ? 'model stream interrupted' : 'model unavailable'}: ${unavailable.message}` };
+    const reason = `${started ? 'model stream interrupted' : 'model unavailable'}: ${unavailable.message}`;
+    const out = opts.mode === 'chat' ? await extractiveAnswer(opts, opts.appendSources ?? false) : await extractiveSections(opts, rankSections(opts.query, opts.sources));
+    return { fallback: { ...out, fallbackReason: reason } };
   }
+}
+
+async function chatAnswer(opts: AnswerOptions): Promise<AnswerOutcome> {
+  const append = opts.appendSources ?? false;
+  if (!opts.llm) return extractiveAnswer(opts, append);
+  const sources = opts.sources;
+  const system = `${opts.system ?? INSTRUCTIONS.chat}\n${CITATION_RULE}\n\nSources:\n${sources.length ? formatSources(sources, opts.maxSourceChars ?? DEFAULT_SOURCE_CHARS) : '(none)'}`;
+  const messages: ChatMessage[] = [{ role: 'system', content: system }];
+  for (const m of opts.history ?? []) messages.push({ role: m.role, content: m.content });
+  messages.push({ role: 'user', content: opts.query });
+  let text = '';
+  const failed = await streamModel(opts, messages, (piece) => {
+    text += piece;
+    opts.onText(piece);
+  });
+  if (failed) return failed.fallback;
   let idx = citedSources(text, sources);
   if (idx.length === 0) idx = sources.map((_, i) => i);
   if (append && idx.length) opts.onText(sourcesList(sources, idx));
@@ -154,19 +184,133 @@ export async function answer(opts: AnswerOptions): Promise<AnswerOutcome> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Extractive answerer
+// summarize / generate: sections, Markdown, citations by number
 // ---------------------------------------------------------------------------------------------------------------
 
-const EXTRA_STOPWORDS = new Set(['use', 'using', 'want', 'way', 'get'].map((w) => textTerms(w)[0]!));
+/** Sections given to the model (their Markdown shares MAX_PROMPT_SOURCE_CHARS). */
+const PROMPT_SECTIONS = 6;
+
+/** Section Markdown cut at a block boundary to `max` characters (a code block that does not fit is left out whole). */
+function sectionMarkdown(section: RankedSection, max: number): string {
+  const out: string[] = [];
+  let used = 0;
+  for (const b of section.section.blocks) {
+    if (used + b.markdown.length > max) {
+      if (b.kind === 'code') continue;
+      break;
+    }
+    out.push(b.markdown);
+    used += b.markdown.length + 2;
+  }
+  return out.join('\n\n');
+}
+
+/** `[n]` list and reference definitions of the cited sections (n as numbered in the answer). */
+function sectionSources(cited: readonly { n: number; section: RankedSection }[]): string {
+  if (cited.length === 0) return '';
+  const list = cited.map(({ n, section }) => `- [${n}] [${section.label.replace(/[[\]]/g, '')}](${section.url})`);
+  const refs = cited.map(({ n, section }) => `[${n}]: ${section.url}`);
+  return `\n\nSources:\n\n${list.join('\n')}\n\n${refs.join('\n')}`;
+}
+
+/** Page urls of cited sections, in order of first citation, each once. */
+function citedPages(opts: AnswerOptions, sections: readonly RankedSection[]): string[] {
+  return [...new Set(sections.map((s) => opts.sources[s.source]!.url))];
+}
+
+function notCovered(opts: AnswerOptions): AnswerOutcome {
+  const closest = opts.sources.slice(0, 3);
+  const text = closest.length
+    ? `The documentation does not cover this question. The closest pages are:\n\n${closest.map((s) => `- [${s.title.replace(/[[\]]/g, '')}](${s.url})`).join('\n')}`
+    : 'The documentation does not cover this question: no page matches it.';
+  opts.onText(text);
+  return { backend: 'extractive', citations: [], status: 'not_covered' };
+}
+
+async function sectionAnswer(opts: AnswerOptions): Promise<AnswerOutcome> {
+  const ranked = rankSections(opts.query, opts.sources);
+  if (!ranked.length || ranked[0]!.coverage < COVERED_THRESHOLD) {
+    await Promise.resolve();
+    opts.signal?.throwIfAborted();
+    return notCovered(opts);
+  }
+  if (!opts.llm) return extractiveSections(opts, ranked);
+
+  const given = ranked.slice(0, PROMPT_SECTIONS);
+  const per = Math.max(400, Math.floor(MAX_PROMPT_SOURCE_CHARS / given.length));
+  const numbered = given.map((s, i) => `[${i + 1}] ${s.label} (${s.url})\n${sectionMarkdown(s, per)}`).join('\n\n');
+  const system = `${opts.system ?? INSTRUCTIONS[opts.mode]}\n${SECTION_CITATION_RULE}\n\nSources:\n${numbered}`;
+  const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: userPrompt(opts.mode, opts.query) }];
+  const filter = citationFilter(given.length);
+  const send = (text: string) => {
+    if (text) opts.onText(text);
+  };
+  const failed = await streamModel(opts, messages, (piece) => send(filter.push(piece)));
+  if (failed) return failed.fallback;
+  send(filter.end());
+  const cited = filter.cited.length ? filter.cited.map((n) => ({ n, section: given[n - 1]! })) : given.map((section, i) => ({ n: i + 1, section }));
+  if (opts.appendSources ?? true) send(sectionSources(filter.cited.length ? cited : []));
+  return { backend: 'model', citations: citedPages(opts, cited.map((c) => c.section)), status: 'answered' };
+}
+
+/** Passages an answer quotes, and how many of each: generate the best sections anywhere, summarize the best of each top page. */
+const GENERATE_PASSAGES = 3;
+const SUMMARIZE_PAGES = 3;
+/** A further passage must score at least this share of the best one. */
+const FURTHER_PASSAGE_SHARE = 0.6;
+
+/** The passage as Markdown with ` [n]` after its last paragraph or list (never inside code, a quote or a table). */
+function withMarker(blocks: readonly Block[], n: number): string {
+  const parts = blocks.map((b) => b.markdown);
+  for (let i = blocks.length - 1; i >= 0; i--) {
+    if (blocks[i]!.kind !== 'paragraph' && blocks[i]!.kind !== 'list') continue;
+    if (/(```|~~~)\s*$/.test(parts[i]!)) continue; // a list item that ends in a fence
+    parts[i] = `${parts[i]!.replace(/\s+$/, '')} [${n}]`;
+    return parts.join('\n\n');
+  }
+  return `From [${n}]:\n\n${parts.join('\n\n')}`;
+}
+
+async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSection[]): Promise<AnswerOutcome> {
+  // the answer is computed synchronously; yield once so callers see the same async shape as the model path
+  await Promise.resolve();
+  opts.signal?.throwIfAborted();
+  const emit = (text: string) => {
+    opts.signal?.throwIfAborted();
+    opts.onText(text);
+  };
+  const best = ranked[0];
+  if (!best) return notCovered(opts);
+  let picked: RankedSection[];
+  if (opts.mode === 'summarize') {
+    const seen = new Set<number>();
+    picked = ranked.filter((r) => r.coverage >= COVERED_THRESHOLD / 2 && !seen.has(r.source) && seen.add(r.source)).slice(0, SUMMARIZE_PAGES);
+    picked.sort((a, b) => a.source - b.source);
+  } else {
+    picked = ranked.filter((r) => r === best || (r.score >= FURTHER_PASSAGE_SHARE * best.score && r.coverage >= COVERED_THRESHOLD)).slice(0, GENERATE_PASSAGES);
+  }
+  const cited: { n: number; section: RankedSection }[] = [];
+  for (const section of picked) {
+    const passage = sectionPassage(section.section, opts.query);
+    if (passage.length === 0) continue;
+    const n = cited.length + 1;
+    cited.push({ n, section });
+    const lead = opts.mode === 'summarize' ? `**${section.label}**\n\n` : '';
+    emit(`${cited.length > 1 ? '\n\n' : ''}${lead}${withMarker(passage, n)}`);
+  }
+  if (cited.length === 0) return notCovered(opts);
+  if (opts.appendSources ?? true) emit(sectionSources(cited));
+  return { backend: 'extractive', citations: citedPages(opts, cited.map((c) => c.section)), status: 'answered' };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// chat without a model (the assistant): the best sentences, plain text
+// ---------------------------------------------------------------------------------------------------------------
 
 interface Candidate { source: number; pos: number; text: string; terms: Set<string>; score: number }
 
-/** Query terms that carry meaning (stopwords removed unless nothing else is left). */
-export function keyTerms(query: string): string[] {
-  const all = [...new Set(textTerms(query))];
-  const key = all.filter((t) => !STOPWORDS.has(t) && !EXTRA_STOPWORDS.has(t));
-  return key.length ? key : all;
-}
+/** Filler of a chat question: fewer words than an /ask question's, since a short follow-up ("what does it need?") is all meaning. */
+const CHAT_FILLER = new Set(['use', 'using', 'want', 'way', 'get'].map((w) => textTerms(w)[0]!));
 
 function matches(sentenceTerms: Set<string>, q: string): boolean {
   if (sentenceTerms.has(q)) return true;
@@ -182,7 +326,7 @@ function matches(sentenceTerms: Set<string>, q: string): boolean {
  * source order, then position. The answer keeps the best sentences scoring at least half of the best one.
  */
 export function rankSentences(query: string, sources: AnswerSource[]): Candidate[] {
-  const q = keyTerms(query);
+  const q = questionTerms(query, CHAT_FILLER);
   const cands: Candidate[] = [];
   sources.forEach((s, si) => {
     const sentences = splitSentences(sourceText(s.content));
@@ -240,49 +384,24 @@ async function extractiveAnswer(opts: AnswerOptions, append: boolean): Promise<A
     return { backend: 'extractive', citations: [] };
   }
   const cands = rankSentences(opts.query, sources);
+  const best = cands.reduce((m, c) => Math.max(m, c.score), 0);
+  // keep the strongest sentences only, read in document order: weak partial matches would dilute the answer
+  const chosen = cands.filter((c) => c.score > 0 && c.score >= 0.5 * best).sort(byScore).slice(0, 3);
+  chosen.sort((a, b) => a.source - b.source || a.pos - b.pos);
   const used = new Set<number>();
   const pieces: string[] = [];
-
-  if (opts.mode === 'summarize') {
-    // one line per top source: its best-matching sentence (or its first sentence)
-    for (let si = 0; si < Math.min(sources.length, 3); si++) {
-      const mine = cands.filter((c) => c.source === si);
-      if (mine.length === 0) continue;
-      const best = [...mine].sort(byScore)[0]!;
-      const pick = best.score > 0 ? best : mine[0]!;
-      used.add(si);
-      pieces.push(`${pieces.length ? '\n' : ''}${sources[si]!.title}: ${pick.text} [${si + 1}]`);
-    }
-  } else {
-    const limit = opts.mode === 'chat' ? 3 : 4;
-    const best = cands.reduce((m, c) => Math.max(m, c.score), 0);
-    // keep the strongest sentences only: weak partial matches would dilute the answer
-    const chosen = cands.filter((c) => c.score > 0 && c.score >= 0.5 * best).sort(byScore).slice(0, limit);
-    // read in document order: by source, then position
-    chosen.sort((a, b) => a.source - b.source || a.pos - b.pos);
-    if (chosen.length === 0) {
-      const first = cands.find((c) => c.source === 0);
-      pieces.push(`The sources do not answer this directly. The closest page is "${sources[0]!.title}"${first ? `: ${first.text}` : '.'} [1]`);
-      used.add(0);
-    } else if (opts.mode === 'chat') {
-      let current = -1;
-      for (const c of chosen) {
-        used.add(c.source);
-        if (c.source !== current) {
-          pieces.push(`${current < 0 ? '' : '\n'}According to the "${sources[c.source]!.title}" page: ${c.text}`);
-          current = c.source;
-        } else pieces.push(` ${c.text}`);
-      }
-    } else {
-      for (const c of chosen) {
-        used.add(c.source);
-        pieces.push(`${pieces.length ? ' ' : ''}${c.text} [${c.source + 1}]`);
-      }
-    }
-  }
-  if (pieces.length === 0) {
-    pieces.push(`See "${sources[0]!.title}" [1].`);
+  if (chosen.length === 0) {
+    const first = cands.find((c) => c.source === 0);
+    pieces.push(`The sources do not answer this directly. The closest page is "${sources[0]!.title}"${first ? `: ${first.text}` : '.'} [1]`);
     used.add(0);
+  }
+  let current = -1;
+  for (const c of chosen) {
+    used.add(c.source);
+    if (c.source !== current) {
+      pieces.push(`${current < 0 ? '' : '\n'}According to the "${sources[c.source]!.title}" page: ${c.text}`);
+      current = c.source;
+    } else pieces.push(` ${c.text}`);
   }
   for (const p of pieces) emit(p);
   const idx = [...used].sort((a, b) => a - b);

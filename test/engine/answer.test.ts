@@ -54,11 +54,12 @@ describe('extractive answerer', () => {
     expect(t).toContain('Install the CLI with npm install -g widget-cli.');
   });
 
-  it('generate: picks the sentences that best match the query, with [n] citations and the url list', async () => {
+  it('generate: quotes the best section in Markdown, cites it with [n] linking to its heading anchor', async () => {
     const { text, pieces, outcome } = await run({});
-    expect(outcome).toEqual({ backend: 'extractive', citations: [sources[0]!.url] });
-    expect(text).toContain('Install the CLI with npm install -g widget-cli. [1]');
-    expect(text).toMatch(/\n\nSources:\n\[1\] Installation — http:\/\/localhost:4321\/docs\/getting-started\/installation$/);
+    expect(outcome).toEqual({ backend: 'extractive', citations: [sources[0]!.url], status: 'answered' });
+    expect(text).toContain('Install the CLI with `npm install -g widget-cli`. The installer needs Node 24 or newer. [1]');
+    expect(text).toContain('\n\nSources:\n\n- [1] [Installation](http://localhost:4321/docs/getting-started/installation)');
+    expect(text).toMatch(/\n\[1\]: http:\/\/localhost:4321\/docs\/getting-started\/installation(\n|$)/);
     expect(pieces.length).toBeGreaterThan(1);
   });
 
@@ -70,14 +71,12 @@ describe('extractive answerer', () => {
     expect(a.outcome.citations).toContain(sources[1]!.url);
   });
 
-  it('summarize: one line per top source', async () => {
-    const { text, outcome } = await run({ mode: 'summarize', query: 'cache' });
-    const lines = text.split('\n\nSources:')[0]!.split('\n');
-    expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^Installation: .*cache.* \[1\]$/);
-    expect(lines[1]).toMatch(/^Configuration: .*cache.* \[2\]$/);
-    expect(lines[2]).toMatch(/^Deploy skill: .* \[3\]$/);
-    expect(outcome.citations).toEqual(sources.map((s) => s.url));
+  it('summarize: the best section of each matching page, in search order, each cited', async () => {
+    const { text, outcome } = await run({ mode: 'summarize', query: 'cache directory' });
+    const body = text.split('\n\nSources:')[0]!;
+    expect(body.indexOf('**Installation')).toBeLessThan(body.indexOf('**Configuration**'));
+    expect(body).toContain('The cache directory is configurable with the cacheDir option. [2]');
+    expect(outcome.citations).toEqual([sources[0]!.url, sources[1]!.url]);
   });
 
   it('chat: names the pages, no url list (the assistant appends its own)', async () => {
@@ -87,11 +86,64 @@ describe('extractive answerer', () => {
     expect(outcome.citations).toEqual([sources[2]!.url]);
   });
 
-  it('says so when nothing matches, and handles no sources', async () => {
-    const { text } = await run({ query: 'kubernetes helm chart' });
-    expect(text).toMatch(/^The sources do not answer this directly\. The closest page is "Installation"/);
+  it('says plainly that the docs do not cover a question nothing matches, and lists the closest pages', async () => {
+    const { text, outcome } = await run({ query: 'how do I knit a scarf' });
+    expect(outcome).toEqual({ backend: 'extractive', citations: [], status: 'not_covered' });
+    expect(text).toBe(
+      'The documentation does not cover this question. The closest pages are:\n\n' +
+        sources.map((s) => `- [${s.title}](${s.url})`).join('\n'),
+    );
     const none = await run({ sources: [] });
-    expect(none.outcome).toEqual({ backend: 'extractive', citations: [] });
+    expect(none.outcome).toEqual({ backend: 'extractive', citations: [], status: 'not_covered' });
+  });
+
+  it('keeps code blocks whole: a page with code in three languages gives three intact fences', async () => {
+    const page: AnswerSource = {
+      url: 'http://localhost:4321/docs/guide/clients',
+      title: 'API clients',
+      content: [
+        '# API clients',
+        '',
+        '## Calling the search API',
+        '',
+        'Call the search API from any language; each example fetches the first page of results:',
+        '',
+        '```bash',
+        "curl -s 'https://docs.example.com/api/search?query=deploy&limit=3'",
+        '```',
+        '',
+        '```ts',
+        "const res = await fetch('/api/search?query=deploy&limit=3');",
+        '',
+        'console.log(await res.json());',
+        '```',
+        '',
+        '```python',
+        'import requests',
+        '',
+        "print(requests.get('https://docs.example.com/api/search', params={'query': 'deploy'}).json())",
+        '```',
+        '',
+        '## Other',
+        '',
+        'Unrelated text.',
+      ].join('\n'),
+    };
+    const { text } = await run({ query: 'how do I call the search API', sources: [page] });
+    for (const lang of ['bash', 'ts', 'python']) expect(text).toMatch(new RegExp('(^|\\n)```' + lang + '\\n[^`]+\\n```(\\n|$)'));
+    expect(text).toContain("const res = await fetch('/api/search?query=deploy&limit=3');\n\nconsole.log(await res.json());\n```");
+    expect(text.match(/^```/gm)).toHaveLength(6);
+    // the citation follows the prose, never lands inside code (the ts block has a blank line in it)
+    expect(text).toContain('each example fetches the first page of results: [1]\n\n```bash');
+    for (const code of text.match(/^```[\s\S]*?^```$/gm)!) expect(code).not.toMatch(/\[\d\]/);
+    expect(text).toContain('[1]: http://localhost:4321/docs/guide/clients#calling-the-search-api');
+    expect(text).not.toContain('Unrelated');
+  });
+
+  it('keeps a list a list', async () => {
+    const { text } = await run({ query: 'what are the requirements of the CLI' });
+    expect(text).toContain('- Node 24\n- npm 11');
+    expect(text).toContain('#requirements');
   });
 
   it('respects an aborted signal', async () => {
@@ -111,20 +163,39 @@ describe('model answers (loopback OpenAI-compatible server)', () => {
   const fake = useOpenAiServer();
   const llm = () => createLlmClient({ baseUrl: fake.url, model: 'm', connectTimeoutMs: 500, totalTimeoutMs: 3000, retries: 1 });
 
-  it('streams the model text as it arrives, grounded in the numbered sources, and cites them', async () => {
-    fake.setMode('ok', { pieces: ['Run ', '`npm install -g widget-cli` ', '[1]. ', 'Options live in the config file [2].'], delayMs: 10 });
+  it('streams the model text as it arrives, grounded in numbered Markdown sections, and cites them', async () => {
+    fake.setMode('ok', { pieces: ['Run ', '`npm install -g widget-cli` ', '[1]. ', 'Needs Node 24 [2].'], delayMs: 10 });
     const { text, pieces, outcome } = await run({ llm: llm() });
-    expect(outcome).toEqual({ backend: 'model', citations: [sources[0]!.url, sources[1]!.url] });
-    expect(pieces.slice(0, 4)).toEqual(['Run ', '`npm install -g widget-cli` ', '[1]. ', 'Options live in the config file [2].']);
-    expect(text).toContain('\n\nSources:\n[1] Installation — http://localhost:4321/docs/getting-started/installation\n[2] Configuration — ');
+    expect(outcome).toEqual({ backend: 'model', citations: [sources[0]!.url], status: 'answered' });
+    expect(pieces.join('')).toMatch(/^Run `npm install -g widget-cli` \[1\]\. Needs Node 24 \[2\]\./);
+    expect(pieces.length).toBeGreaterThan(2);
     const sent = fake.requests[0]!.body;
     expect(sent.stream).toBe(true);
     expect(sent.messages[0].role).toBe('system');
     expect(sent.messages[0].content).toMatch(/ONLY the numbered sources/);
-    expect(sent.messages[0].content).toMatch(/name the pages used/);
-    expect(sent.messages[0].content).toContain('[2] Configuration (http://localhost:4321/docs/getting-started/configuration)');
-    expect(sent.messages[0].content).not.toContain('```');
+    expect(sent.messages[0].content).toMatch(/Answer in Markdown/);
+    expect(sent.messages[0].content).toContain('[1] Installation (http://localhost:4321/docs/getting-started/installation)\nInstall the CLI with `npm install -g widget-cli`.');
+    expect(sent.messages[0].content).toContain('```sh\nnpm install -g widget-cli\n```');
     expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'How do I install the CLI?' });
+    // the numbers cited, each linking to the section the prompt gave under that number
+    const listed = [...sent.messages[0].content.matchAll(/^\[(\d)\] .* \((http[^)]+)\)$/gm)].map((m) => [m[1], m[2]]);
+    for (const [n, url] of listed.filter(([n]) => n === '1' || n === '2')) expect(text).toContain(`[${n}]: ${url}`);
+  });
+
+  it('drops a citation the model made up (a number no source has), keeping the real ones', async () => {
+    fake.setMode('ok', { pieces: ['Install it with npm [1][', '7]. See also [9', '].'] });
+    const { text, outcome } = await run({ llm: llm() });
+    expect(text.startsWith('Install it with npm [1]. See also.')).toBe(true);
+    expect(text).not.toMatch(/\[[79]\]/);
+    expect(outcome.citations).toEqual([sources[0]!.url]);
+  });
+
+  it('does not call the model for a question the sources do not cover', async () => {
+    const before = fake.requests.length;
+    const { text, outcome } = await run({ llm: llm(), query: 'how do I knit a scarf' });
+    expect(outcome.status).toBe('not_covered');
+    expect(text).toMatch(/^The documentation does not cover this question/);
+    expect(fake.requests.length).toBe(before);
   });
 
   it('chat: passes the history and a custom system prompt; sources still appended', async () => {
@@ -142,10 +213,11 @@ describe('model answers (loopback OpenAI-compatible server)', () => {
     expect(sent.slice(1)).toEqual([...history, { role: 'user', content: 'What does it need?' }]);
   });
 
-  it('a model that cites nothing cites all its sources', async () => {
+  it('a model that cites nothing cites the pages of every section it was given, and lists none', async () => {
     fake.setMode('ok', { pieces: ['Use npm.'] });
-    const { outcome } = await run({ llm: llm() });
-    expect(outcome.citations).toEqual(sources.map((s) => s.url));
+    const { text, outcome } = await run({ llm: llm(), query: 'where is the cache directory' });
+    expect([...outcome.citations].sort()).toEqual([sources[1]!.url, sources[0]!.url]);
+    expect(text).toBe('Use npm.');
   });
 
   it("model down + onModelFailure 'extractive' → extractive answer with a fallback reason", async () => {

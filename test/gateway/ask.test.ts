@@ -143,6 +143,29 @@ describe('GET /ask (JSON)', () => {
     }
   });
 
+  it('answers in Markdown, each passage cited with [n] linking to the heading of the section it quotes', async () => {
+    const body = await askJson(await ask(gw.url, 'q=how%20are%20requests%20rate%20limited&mode=generate'));
+    expect(body._meta.answer_status).toBe('answered');
+    const refs = [...body.answer!.matchAll(/^\[(\d+)\]: (\S+)$/gm)].map((m) => m[2]!);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const url of refs) expect(url).toMatch(new RegExp(`^${site}/docs/[a-z0-9-]+/[a-z0-9-]+(#[a-z0-9-]+)?$`));
+    expect(refs.some((url) => url.includes('#'))).toBe(true);
+    expect(body.answer!.match(/^```/gm)?.length ?? 0).toSatisfy((n: number) => n % 2 === 0);
+  });
+
+  it('says plainly that the docs do not cover a question nothing answers, and lists the closest pages', async () => {
+    for (const mode of ['generate', 'summarize'] as const) {
+      const body = await askJson(await ask(gw.url, `q=${encodeURIComponent('how do I grow tomatoes in a greenhouse')}&mode=${mode}`));
+      expect(body._meta.answer_status).toBe('not_covered');
+      expect(body.answer).toMatch(/^The documentation does not cover this question/);
+      expect(body.citations).toEqual([]);
+      for (const r of body.results.slice(0, 3)) expect(body.answer).toContain(`](${r.url})`);
+    }
+    const s = checkStream(await readSse(await ask(gw.url, 'q=greenhouse%20tomatoes&mode=generate&streaming=true')), 'generate');
+    expect(s.text).toMatch(/^The documentation does not cover this question/);
+    expect(s.complete._meta.answer_status).toBe('not_covered');
+  });
+
   it('echoes Idempotency-Key and refuses one over 255 characters', async () => {
     const key = 'k'.repeat(255);
     const res = await ask(gw.url, 'q=install', { headers: { 'idempotency-key': key } });
@@ -329,6 +352,20 @@ describe('/ask with a model backend', () => {
     const before = llm.requests.length;
     await askJson(await ask(modelGw.url, 'q=install'));
     expect(llm.requests.length).toBe(before);
+  });
+
+  it('drops a citation the model made up (a number it was given no source for)', async () => {
+    llm.setMode('ok', { pieces: ['Install it with npm [1', '][42]. ', 'See [7] too.'] });
+    const body = await askJson(await ask(modelGw.url, 'q=install&mode=generate'));
+    expect(body._meta.answer_backend).toBe('model');
+    expect(body.answer!.startsWith('Install it with npm [1]. See too.')).toBe(true);
+    expect(body.answer).not.toMatch(/\[(42|7)\]/);
+    expect(body.answer).toMatch(/\n\[1\]: https?:\/\/\S+$/);
+    expect(body.citations).toHaveLength(1);
+    const prompt = llm.requests.at(-1)!.body.messages[0].content as string;
+    const first = /^\[1\] .* \((\S+)\)$/m.exec(prompt)![1]!;
+    expect(body.answer).toContain(`[1]: ${first}`);
+    llm.setMode('ok');
   });
 
   it('falls back to the extractive answer when the model fails, and says why', async () => {

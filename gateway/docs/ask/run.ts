@@ -9,9 +9,12 @@ import { requireEngine } from '../ready.ts';
 import { pageMarkdown } from '../pages.ts';
 import type { DocsRuntime } from '../runtime.ts';
 
-/** Pages handed to the answerer, and how much of each. */
+/**
+ * Pages handed to the answerer, and how much of each: the answerer picks sections from the whole page (the one that
+ * answers is often far down a reference page), so only a bound against pathological pages applies.
+ */
 const SOURCES = 5;
-const SOURCE_CHARS = 4000;
+const SOURCE_CHARS = 200_000;
 
 /** The results of a question, and their JSON text as UTF-8 (the `results` member of a list answer). */
 export interface AskResults {
@@ -85,6 +88,7 @@ export function askMeta(mode: AskMode, count?: number, outcome?: AnswerOutcome):
   if (outcome) {
     meta.answer_backend = outcome.backend;
     if (outcome.fallbackReason) meta.fallback_reason = outcome.fallbackReason;
+    if (outcome.status) meta.answer_status = outcome.status;
   }
   return meta;
 }

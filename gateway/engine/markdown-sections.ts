@@ -1,0 +1,129 @@
+/**
+ * A page's Markdown twin cut into sections (one per heading, with the heading's anchor as the site slugs it) and each
+ * section into blocks (paragraph, list, code fence, table, quote), so an answer can quote whole blocks: a code block
+ * keeps its fence and language, a list stays a list.
+ *
+ * Built for the twins the build writes (CommonMark + GFM, `# Title` first, `> description` after it). A line scan, not
+ * a full Markdown parser: fences are tracked exactly (the only construct whose inside must never be re-read), other
+ * blocks are split at blank lines, and a list keeps its items together across blank lines while the next line is
+ * still an item or indented under one. Anchors use github-slugger on the heading's visible text, as the build does.
+ */
+import GithubSlugger from 'github-slugger';
+
+export type BlockKind = 'paragraph' | 'list' | 'code' | 'table' | 'quote' | 'html';
+
+export interface Block {
+  kind: BlockKind;
+  /** The block's Markdown, as in the twin (a code block with its fences). */
+  markdown: string;
+  /** Language of a code block's fence ('' when none). */
+  lang?: string;
+}
+
+export interface Section {
+  /** Heading text as readers see it; '' for the text before the first heading. */
+  heading: string;
+  depth: number;
+  /** Slug of the heading ('' for the intro). */
+  anchor: string;
+  blocks: Block[];
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const HEADING = /^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])\s/;
+
+/** The visible text of inline Markdown: code spans, emphasis markers, links and HTML tags reduced to their text. */
+export function inlineText(source: string): string {
+  return source
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>]+>/g, '')
+    .replace(/`([^`]*)`/g, '$1')
+    .replace(/(\*\*|__)(.*?)\1/g, '$2')
+    .replace(/(^|\W)[*_]([^*_]+)[*_](?=\W|$)/g, '$1$2')
+    .trim();
+}
+
+function kindOf(firstLine: string): BlockKind {
+  if (LIST_ITEM.test(firstLine)) return 'list';
+  if (/^ {0,3}>/.test(firstLine)) return 'quote';
+  if (/^ {0,3}\|/.test(firstLine)) return 'table';
+  if (/^ {0,3}<[a-zA-Z/!]/.test(firstLine)) return 'html';
+  return 'paragraph';
+}
+
+/** Sections of a Markdown twin. The page's `# Title` line is dropped (the title is known); the rest is kept. */
+export function markdownSections(markdown: string): Section[] {
+  const slugger = new GithubSlugger();
+  const sections: Section[] = [{ heading: '', depth: 1, anchor: '', blocks: [] }];
+  let lines: string[] = [];
+  let fence: { marker: string; lang: string; lines: string[] } | null = null;
+  let titleSeen = false;
+
+  const current = () => sections[sections.length - 1]!;
+  const flush = () => {
+    while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
+    if (lines.length) current().blocks.push({ kind: kindOf(lines[0]!), markdown: lines.join('\n') });
+    lines = [];
+  };
+
+  const all = markdown.replace(/\r\n?/g, '\n').replace(/^---\n[\s\S]*?\n---\n/, '').split('\n');
+  for (let i = 0; i < all.length; i++) {
+    const line = all[i]!;
+    if (fence) {
+      fence.lines.push(line);
+      const close = FENCE.exec(line);
+      if (close && close[1]!.startsWith(fence.marker) && close[2]!.trim() === '') {
+        current().blocks.push({ kind: 'code', markdown: fence.lines.join('\n'), lang: fence.lang });
+        fence = null;
+      }
+      continue;
+    }
+    const open = FENCE.exec(line);
+    if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
+      // a fence inside a list item stays part of the list
+      if (lines.length && current() && kindOf(lines[0]!) === 'list' && /^\s+/.test(line)) {
+        lines.push(line);
+        const indent = /^\s*/.exec(line)![0];
+        for (i++; i < all.length; i++) {
+          lines.push(all[i]!);
+          const close = FENCE.exec(all[i]!.slice(Math.min(indent.length, /^\s*/.exec(all[i]!)![0].length)));
+          if (close && close[1]!.startsWith(open[1]!) && close[2]!.trim() === '') break;
+        }
+        continue;
+      }
+      flush();
+      fence = { marker: open[1]!, lang: open[2]!.trim().split(/[\s{[]/)[0] ?? '', lines: [line] };
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      flush();
+      const depth = heading[1]!.length;
+      const text = inlineText(heading[2]!);
+      if (depth === 1 && !titleSeen) {
+        titleSeen = true;
+        continue;
+      }
+      sections.push({ heading: text, depth, anchor: slugger.slug(text), blocks: [] });
+      continue;
+    }
+    if (line.trim() === '') {
+      // a list continues over a blank line when the next line is an item or indented under one
+      const next = all[i + 1] ?? '';
+      if (lines.length && kindOf(lines[0]!) === 'list' && (LIST_ITEM.test(next) || /^\s{2,}\S/.test(next))) {
+        lines.push(line);
+        continue;
+      }
+      flush();
+      continue;
+    }
+    // a new kind of block right after another without a blank line (a list after its lead-in paragraph)
+    if (lines.length && kindOf(lines[0]!) === 'paragraph' && LIST_ITEM.test(line)) flush();
+    lines.push(line);
+  }
+  if (fence) current().blocks.push({ kind: 'code', markdown: [...fence.lines, fence.marker].join('\n'), lang: fence.lang });
+  flush();
+  return sections.filter((s) => s.blocks.length > 0 || s.heading !== '');
+}

@@ -1,0 +1,241 @@
+/**
+ * The sections of an answer's sources that best match a question, and the passage of each worth quoting.
+ *
+ * Both answerers start here: the extractive one quotes the passages, the model gets the sections. A section is
+ * scored by the question's key terms it contains, each weighted by its rarity among all sections of the sources
+ * (idf) and by where it occurs (section heading 2, page title 1, body by BM25: a saturating count normalized by the
+ * section's length), times the square of the share of the question it covers and a bonus for the share its heading
+ * or page title names; the search ranking of its page adds a small prior. `coverage` (the idf-weighted share of key
+ * terms the section and its page title contain; a term found in no source weighs as the rarest) is how sure the
+ * answer can be: below COVERED_THRESHOLD the docs are said not to cover the question.
+ *
+ * A passage is a run of whole blocks (markdown-sections.ts): the best-matching paragraph or list of the section (its
+ * first when the section's heading names the question),
+ * the paragraph that leads into it when it is a list or code, and the code blocks and lists that follow it, within
+ * PASSAGE_CHARS. Code blocks are never cut: one too long for the budget is left out whole.
+ */
+import { Lru } from './lru.ts';
+import { markdownSections, type Block, type Section } from './markdown-sections.ts';
+import { STOPWORDS, textTerms } from './text.ts';
+
+export interface PassageSource { url: string; title: string; content: string }
+
+export interface RankedSection {
+  source: number;
+  section: Section;
+  /** The page URL with the section's anchor. */
+  url: string;
+  /** "Page title › Heading" (the page title alone for its intro). */
+  label: string;
+  score: number;
+  coverage: number;
+}
+
+/**
+ * Below this share of the question's (idf-weighted) key terms in the best section, the answer says the docs do not
+ * cover the question. Chosen on the Vitest judged set (content/docs/api/search-quality.md): every unanswerable
+ * question there scores below 0.5, nearly every answerable one above it.
+ */
+export const COVERED_THRESHOLD = 0.5;
+
+/** Characters of prose a passage may take (code blocks up to CODE_CHARS come on top). */
+const PASSAGE_CHARS = 900;
+const CODE_CHARS = 1600;
+
+/** Words of how people phrase a question, not of what they ask about ("how can I keep going …", "is there a way to …"). */
+const QUESTION_WORDS = new Set(
+  ('use using want way ways get need make possible there instead some any only just own like one few several many much ' +
+    'between difference also really able thing things going keep')
+    .split(' ')
+    .map((w) => textTerms(w)[0]!),
+);
+
+/** Query terms that carry meaning: stopwords and question filler removed (unless nothing else is left). */
+export function questionTerms(query: string, filler: ReadonlySet<string> = QUESTION_WORDS): string[] {
+  const all = [...new Set(textTerms(query))];
+  const key = all.filter((t) => !STOPWORDS.has(t) && !filler.has(t));
+  return key.length ? key : all;
+}
+
+function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of textTerms(text.toLowerCase().replace(/[^\p{L}\p{N}_.\s-]+/gu, ' '))) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** Whether a term occurs: exactly, or as the prefix of a longer term (`mock` finds `mocking`'s stem `mock`, `config` finds `configuration`). */
+function has(counts: Map<string, number>, term: string): number {
+  const exact = counts.get(term);
+  if (exact) return exact;
+  if (term.length < 4) return 0;
+  let n = 0;
+  for (const [t, c] of counts) if (t.length > term.length && t.startsWith(term)) n += c;
+  return n;
+}
+
+interface IndexedSection { section: Section; heading: Map<string, number>; length: number }
+interface Indexed extends IndexedSection { source: number; title: Map<string, number>; /** occurrences of each query term in the body */ body: number[] }
+
+/** A page's sections and the body terms of all of them, sorted, with their count per section (prefix lookups). */
+interface IndexedPage {
+  content: string;
+  sections: IndexedSection[];
+  terms: string[];
+  postings: Map<string, [section: number, count: number][]>;
+}
+
+/**
+ * A page's sections with their term counts, kept per page: a twin is the same for the whole life of a build, and
+ * cutting and counting five reference pages costs ~100 ms of main-thread time, the ranking itself a few ms. Bounded
+ * by pages and by Markdown bytes; an entry is used only for the very same Markdown.
+ */
+const pageIndex = new Lru<IndexedPage>(256, 32 * 1024 * 1024);
+
+function indexedPage(s: PassageSource): IndexedPage {
+  const cached = pageIndex.get(s.url);
+  if (cached && cached.content === s.content) return cached;
+  const postings = new Map<string, [number, number][]>();
+  const sections = markdownSections(s.content).map((section, i): IndexedSection => {
+    const body = termCounts(section.blocks.map((b) => b.markdown).join('\n'));
+    let length = 0;
+    for (const [t, c] of body) {
+      length += c;
+      let list = postings.get(t);
+      if (!list) postings.set(t, (list = []));
+      list.push([i, c]);
+    }
+    return { section, heading: termCounts(section.heading), length };
+  });
+  const page = { content: s.content, sections, terms: [...postings.keys()].sort(), postings };
+  pageIndex.set(s.url, page, s.content.length * 4);
+  return page;
+}
+
+/** Occurrences of `term` in each section's body: exact, or as the prefix of longer terms (as `has`). */
+function bodyCounts(page: IndexedPage, term: string): Float64Array {
+  const counts = new Float64Array(page.sections.length);
+  const add = (t: string) => {
+    for (const [i, c] of page.postings.get(t)!) counts[i]! += c;
+  };
+  if (page.postings.has(term)) add(term);
+  if (term.length >= 4) {
+    let lo = 0;
+    let hi = page.terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (page.terms[mid]! <= term) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < page.terms.length && page.terms[k]!.startsWith(term); k++) add(page.terms[k]!);
+  }
+  return counts;
+}
+
+
+/** BM25's term-frequency saturation and length normalization for section bodies. */
+const K1 = 1.2;
+/** Extra weight for the share of the question a section names in its heading or page title. */
+const HEADING_BONUS = 1;
+/** Prior of the search ranking: the first page's sections ×1.3, the fifth's ×1.06. */
+const RANK_PRIOR = 0.3;
+const B = 0.75;
+
+export function rankSections(query: string, sources: readonly PassageSource[]): RankedSection[] {
+  const terms = questionTerms(query);
+  const indexed: Indexed[] = [];
+  sources.forEach((s, source) => {
+    const title = termCounts(s.title);
+    const page = indexedPage(s);
+    const counts = terms.map((t) => bodyCounts(page, t));
+    page.sections.forEach((x, i) => indexed.push({ ...x, source, title, body: counts.map((c) => c[i]!) }));
+  });
+  const n = indexed.length;
+  const idf = new Map<string, number>();
+  for (const t of terms) {
+    let df = 0;
+    const k = terms.indexOf(t);
+    for (const x of indexed) if (has(x.heading, t) || has(x.title, t) || x.body[k]) df++;
+    idf.set(t, Math.log(1 + (n + 1) / (df + 0.5)));
+  }
+  const totalIdf = terms.reduce((sum, t) => sum + idf.get(t)!, 0) || 1;
+  const avgLength = indexed.reduce((sum, x) => sum + x.length, 0) / Math.max(1, n) || 1;
+  return indexed
+    .map((x): RankedSection => {
+      let score = 0;
+      let covered = 0;
+      let bodyOnly = 0;
+      let inHeadings = 0;
+      terms.forEach((t, k) => {
+        const w = idf.get(t)!;
+        const inHeading = has(x.heading, t) > 0;
+        const inTitle = has(x.title, t) > 0;
+        const inBody = x.body[k]!;
+        if (inHeading || inTitle || inBody) covered += w;
+        if (inBody && !inHeading && !inTitle) bodyOnly += w;
+        if (inHeading || inTitle) inHeadings += w;
+        const bodyWeight = inBody ? (inBody * (K1 + 1)) / (inBody + K1 * (1 - B + (B * x.length) / avgLength)) : 0;
+        score += w * ((inHeading ? 2 : 0) + (inTitle ? 1 : 0) + bodyWeight);
+      });
+      const coverage = covered / totalIdf;
+      // a section whose only match is a word somewhere in a long body is weak evidence
+      const substance = x.section.blocks.some((b) => b.kind !== 'code') ? 1 : 0.6;
+      const named = inHeadings / totalIdf;
+      score = score * coverage * coverage * substance * (1 + HEADING_BONUS * named) * (1 + RANK_PRIOR / (x.source + 1));
+      const s = sources[x.source]!;
+      const url = x.section.anchor ? `${s.url}#${x.section.anchor}` : s.url;
+      const label = x.section.heading ? `${s.title} › ${x.section.heading}` : s.title;
+      return { source: x.source, section: x.section, url, label, score, coverage: bodyOnly === covered && covered > 0 ? coverage * 0.9 : coverage };
+    })
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score || a.source - b.source);
+}
+
+function blockScore(block: Block, terms: readonly string[]): number {
+  const counts = termCounts(block.markdown);
+  let hits = 0;
+  for (const t of terms) if (has(counts, t)) hits++;
+  return block.kind === 'code' ? hits * 0.5 : hits;
+}
+
+/**
+ * The passage of a section to quote: whole blocks, code and lists intact (join them with a blank line). Empty when
+ * the section has nothing to quote but over-long code.
+ */
+export function sectionPassage(section: Section, query: string): Block[] {
+  const terms = questionTerms(query);
+  const blocks = section.blocks.filter((b) => b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS));
+  if (blocks.length === 0) return [];
+  let best = blocks.findIndex((b) => b.kind !== 'code');
+  if (best < 0) best = 0;
+  // a section whose heading names the question starts with its answer; otherwise the best-matching prose block
+  const headingCounts = termCounts(section.heading);
+  if (!terms.some((t) => has(headingCounts, t))) {
+    let bestScore = -1;
+    blocks.forEach((b, i) => {
+      const s = blockScore(b, terms);
+      if (s > bestScore && b.kind !== 'code') {
+        best = i;
+        bestScore = s;
+      }
+    });
+  }
+  let start = best;
+  // a list or a block that continues a sentence reads with the paragraph that leads into it
+  if (start > 0 && blocks[start - 1]!.kind === 'paragraph' && (blocks[start]!.kind !== 'paragraph' || /:\s*$/.test(blocks[start - 1]!.markdown))) start--;
+  const chosen: Block[] = [];
+  let prose = 0;
+  for (let i = start; i < blocks.length && i <= best + 3; i++) {
+    const b = blocks[i]!;
+    if (i > best) {
+      // after the best block: the code, lists and tables that illustrate it, and a paragraph only when announced
+      const leadsIn = /:\s*$/.test(chosen.at(-1)!.markdown);
+      if (b.kind === 'paragraph' && !leadsIn) break;
+      if (b.kind !== 'code' && prose + b.markdown.length > PASSAGE_CHARS) break;
+    }
+    chosen.push(b);
+    if (b.kind !== 'code') prose += b.markdown.length;
+  }
+  // never end on a lead-in that announces a block left out
+  while (chosen.length > 1 && /:\s*$/.test(chosen.at(-1)!.markdown)) chosen.pop();
+  return chosen;
+}

@@ -1,0 +1,154 @@
+// `npm run eval`: relevance of search and answers on a real documentation corpus (the Vitest docs), measured
+// against the judged set in bench/relevance/. Converts the corpus into this site's layout, builds it (skipped when
+// the converted content and the build code are unchanged), starts the gateway, and compares /api/search, /ask
+// (list mode), Pagefind alone and MiniSearch on the same pages and queries; then scores /ask?mode=generate.
+// Prints the tables and writes bench/results/relevance.{json,md}. Not part of `npm test`: it reports, never asserts.
+//
+//   npm run eval [-- --corpus <dir>] [--set <judged.json>] [--rebuild]
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
+import { convertCorpus, type ConvertedPage } from './lib/eval/convert-corpus.ts';
+import { SET_NAMES, loadEvalSets, sourceResolver, type EvalQuery, type EvalSets } from './lib/eval/judged-set.ts';
+import { answerCheck, mean, recall, reciprocalRank } from './lib/eval/metrics.ts';
+import { apiSearchRanker, askRanker, generateAnswer, minisearchRanker, pagefindRanker, type Ranker } from './lib/eval/rankers.ts';
+import { SYSTEMS, markdownReport, type AnswerScores, type EvalReport, type RankingScores, type SystemName } from './lib/eval/report.ts';
+import { startGateway } from '../test/helpers/gateway.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: 'string' },
+    set: { type: 'string', default: join(repoRoot, 'bench/relevance/vitest-docs.json') },
+    rebuild: { type: 'boolean', default: false },
+  },
+});
+
+/** The corpus: --corpus, else `shared/corpora/vitest-docs` beside the repository or one of its parents. */
+function corpusDir(): string {
+  if (args.corpus) return resolve(args.corpus);
+  for (let dir = resolve(repoRoot, '..'); ; dir = resolve(dir, '..')) {
+    const candidate = join(dir, 'shared/corpora/vitest-docs');
+    if (existsSync(candidate)) return candidate;
+    if (dir === resolve(dir, '..')) throw new Error('eval: no shared/corpora/vitest-docs beside the repository; pass --corpus <dir>');
+  }
+}
+
+const SITE_URL = 'https://docs.eval.test';
+const work = join(repoRoot, 'bench/corpus/eval', 'vitest-docs');
+const contentDir = join(work, 'content');
+const distDir = join(work, 'dist');
+const siteDir = join(distDir, 'site');
+
+function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) hashTree(hash, full);
+    else hash.update(name).update(readFileSync(full));
+  }
+}
+
+/** Builds the converted corpus unless a build of the same content by the same build code exists. */
+async function build(): Promise<void> {
+  const hash = createHash('sha256');
+  for (const dir of [contentDir, join(repoRoot, 'src'), join(repoRoot, 'gateway/engine')]) hashTree(hash, dir);
+  const stamp = hash.digest('hex');
+  const stampFile = join(work, 'build-stamp');
+  if (!args.rebuild && existsSync(join(siteDir, 'build-manifest.json')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+    console.log('eval: build is current, not rebuilt (--rebuild forces it)');
+    return;
+  }
+  const started = Date.now();
+  let output = '';
+  const code = await runAstroBuild({
+    env: { CONTENT_DIR: contentDir, DIST_DIR: distDir, ASTRO_CACHE_DIR: join(work, '.astro-cache'), SITE_URL, SITE_NAME: 'Vitest (evaluation)' },
+    onOutput: (chunk) => (output += chunk),
+  });
+  if (code !== 0) throw new Error(`build of the evaluation corpus failed (exit ${code}):\n${output.slice(-4000)}`);
+  writeFileSync(stampFile, stamp);
+  console.log(`eval: corpus built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function rankAll(ranker: Ranker, queries: readonly EvalQuery[]): Promise<string[][]> {
+  const out: string[][] = [];
+  for (const q of queries) out.push(await ranker(q.query));
+  return out;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(work, { recursive: true });
+  const converted: ConvertedPage[] = convertCorpus(corpusDir(), contentDir);
+  await build();
+  const manifestFile = join(siteDir, 'build-manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { pages: { path: string; title: string; md: string }[] };
+  const sets: EvalSets = loadEvalSets(resolve(args.set), converted, sourceResolver(manifestFile, converted));
+
+  const gw = await startGateway(distDir, { RATE_LIMIT_MAX: '1000000', SITE_URL });
+  const pagefind = await pagefindRanker(siteDir);
+  try {
+    const rankers: Record<SystemName, Ranker> = {
+      'api-search': apiSearchRanker(gw.url),
+      ask: askRanker(gw.url),
+      pagefind: pagefind.rank,
+      minisearch: minisearchRanker(siteDir, manifest.pages),
+    };
+    const ranking = {} as EvalReport['ranking'];
+    let askQuestionRanks: string[][] = [];
+    const misses: EvalReport['misses'] = {};
+    for (const set of SET_NAMES) {
+      if (set === 'unanswerable') continue;
+      const queries = sets[set];
+      const row = {} as Record<SystemName, RankingScores>;
+      for (const system of SYSTEMS) {
+        const started = Date.now();
+        const ranked = await rankAll(rankers[system], queries);
+        console.log(`eval: ${set} × ${system}: ${queries.length} queries in ${Date.now() - started} ms`);
+        row[system] = {
+          mrr10: mean(queries.map((q, i) => reciprocalRank(ranked[i]!, q))),
+          recall5: mean(queries.map((q, i) => recall(ranked[i]!, q))),
+          queries: queries.length,
+        };
+        const missed = queries.flatMap((q, i) => (reciprocalRank(ranked[i]!, q) === 0 ? [{ query: q.query, system, top: ranked[i]!.slice(0, 3) }] : []));
+        (misses[set] ??= []).push(...missed);
+        if (set === 'questions' && system === 'ask') askQuestionRanks = ranked;
+      }
+      ranking[set as keyof EvalReport['ranking']] = row;
+    }
+
+    // what the answerer can cite at best: it answers from the first five pages /ask ranks
+    const judgedInSources = sets.questions.filter((q, i) => askQuestionRanks[i]!.slice(0, 5).some((p) => q.relevant.has(p))).length;
+    const answers: AnswerScores = { judgedInSources, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, answers: 0 };
+    for (const q of [...sets.questions, ...sets.unanswerable]) {
+      const check = answerCheck(q, await generateAnswer(gw.url, q.query));
+      answers.answers++;
+      if (!check.fencesIntact) answers.brokenFences++;
+      if (q.relevant.size === 0) {
+        answers.unanswerable++;
+        if (check.notCovered) answers.notCoveredOnUnanswerable++;
+      } else {
+        answers.answerable++;
+        if (check.citesJudged) answers.citesJudged++;
+        if (check.firstCitedJudged) answers.firstCitedJudged++;
+        if (check.notCovered) answers.notCoveredOnAnswerable++;
+      }
+    }
+
+    const report: EvalReport = { corpus: 'vitest-docs', date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, misses };
+    const md = markdownReport(report);
+    console.log(`\n${md}`);
+    const results = join(repoRoot, 'bench/results');
+    mkdirSync(results, { recursive: true });
+    writeFileSync(join(results, 'relevance.json'), `${JSON.stringify(report, null, 1)}\n`);
+    writeFileSync(join(results, 'relevance.md'), md);
+    console.log('eval: wrote bench/results/relevance.json and relevance.md');
+  } catch (err) {
+    console.error(`eval: gateway output:\n${gw.output().slice(-3000)}`);
+    throw err;
+  } finally {
+    pagefind.close();
+    await gw.stop();
+  }
+}
+
+await main();

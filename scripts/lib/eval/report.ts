@@ -1,0 +1,62 @@
+/**
+ * The evaluation's results: one JSON document (bench/results/relevance.json) and the Markdown tables the docs page
+ * on search quality shows (bench/results/relevance.md).
+ */
+import type { SetName } from './judged-set.ts';
+
+export const SYSTEMS = ['api-search', 'ask', 'pagefind', 'minisearch'] as const;
+export type SystemName = (typeof SYSTEMS)[number];
+
+export interface RankingScores { mrr10: number; recall5: number; queries: number }
+
+export interface AnswerScores {
+  /** Answerable questions with a judged page among the five pages the answerer is given (its upper bound). */
+  judgedInSources: number;
+  answerable: number;
+  citesJudged: number;
+  firstCitedJudged: number;
+  notCoveredOnAnswerable: number;
+  unanswerable: number;
+  notCoveredOnUnanswerable: number;
+  brokenFences: number;
+  answers: number;
+}
+
+export interface EvalReport {
+  corpus: string;
+  date: string;
+  pages: number;
+  ranking: Record<Exclude<SetName, 'unanswerable'>, Record<SystemName, RankingScores>>;
+  answers: AnswerScores;
+  /** Per query and system: the rank of the first judged page (0 = not in the top 10), for digging into misses. */
+  misses: Record<string, { query: string; system: SystemName; top: string[] }[]>;
+}
+
+const SET_TITLES: Record<Exclude<SetName, 'unanswerable'>, string> = {
+  questions: 'Natural-language questions',
+  typos: 'Queries with one or two typos',
+  knownItems: 'Known items (page titles)',
+};
+
+const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)} %` : '–');
+
+export function markdownReport(r: EvalReport): string {
+  const lines: string[] = [];
+  lines.push(`Corpus: ${r.corpus} (${r.pages} pages), measured ${r.date} by \`npm run eval\`.`, '');
+  lines.push('| Set | Queries | /api/search MRR@10 | /api/search R@5 | /ask MRR@10 | /ask R@5 | Pagefind MRR@10 | Pagefind R@5 | MiniSearch MRR@10 | MiniSearch R@5 |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const set of Object.keys(SET_TITLES) as (keyof typeof SET_TITLES)[]) {
+    const row = r.ranking[set];
+    const cells = SYSTEMS.flatMap((s) => [row[s].mrr10.toFixed(3), row[s].recall5.toFixed(3)]);
+    lines.push(`| ${SET_TITLES[set]} | ${row.ask.queries} | ${cells.join(' | ')} |`);
+  }
+  const a = r.answers;
+  lines.push('', '| `/ask?mode=generate` (no model) | Value |', '|---|---:|');
+  lines.push(`| Answerable questions citing a judged page | ${pct(a.citesJudged, a.answerable)} (${a.citesJudged}/${a.answerable}) |`);
+  lines.push(`| First citation is a judged page | ${pct(a.firstCitedJudged, a.answerable)} (${a.firstCitedJudged}/${a.answerable}) |`);
+  lines.push(`| (bound: a judged page is among the 5 pages given to the answerer) | ${pct(a.judgedInSources, a.answerable)} (${a.judgedInSources}/${a.answerable}) |`);
+  lines.push(`| Answers with broken code fences | ${a.brokenFences} of ${a.answers} |`);
+  lines.push(`| Unanswerable questions answered "not covered" | ${pct(a.notCoveredOnUnanswerable, a.unanswerable)} (${a.notCoveredOnUnanswerable}/${a.unanswerable}) |`);
+  lines.push(`| Answerable questions answered "not covered" | ${pct(a.notCoveredOnAnswerable, a.answerable)} (${a.notCoveredOnAnswerable}/${a.answerable}) |`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,78 @@
+// The pieces the Markdown answers are built from: a twin cut into sections and blocks, and the filter that drops
+// citations a model made up from its stream.
+import { describe, expect, it } from 'vitest';
+import { citationFilter } from '../../gateway/engine/citations.ts';
+import { markdownSections } from '../../gateway/engine/markdown-sections.ts';
+
+describe('markdownSections', () => {
+  const twin = [
+    '# Page title',
+    '',
+    '> The description.',
+    '',
+    'Intro paragraph.',
+    '',
+    '## Set up `vi.mock` <Badge>3.0</Badge>',
+    '',
+    'Steps:',
+    '1. first',
+    '',
+    '2. second',
+    '   continued',
+    '',
+    '```ts [vitest.config.ts]',
+    '# not a heading',
+    '',
+    'const a = 1',
+    '```',
+    '',
+    '## Set up `vi.mock` <Badge>3.0</Badge>',
+    '',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+  ].join('\n');
+
+  it('cuts sections at headings outside code, with the anchors the site gives them', () => {
+    const sections = markdownSections(twin);
+    expect(sections.map((s) => [s.heading, s.anchor, s.depth])).toEqual([
+      ['', '', 1],
+      ['Set up vi.mock 3.0', 'set-up-vimock-30', 2],
+      ['Set up vi.mock 3.0', 'set-up-vimock-30-1', 2],
+    ]);
+  });
+
+  it('keeps blocks whole: a list across blank lines, a fence with its language and blank lines, a table', () => {
+    const [intro, setUp, again] = markdownSections(twin);
+    expect(intro!.blocks.map((b) => b.kind)).toEqual(['quote', 'paragraph']);
+    expect(setUp!.blocks.map((b) => b.kind)).toEqual(['paragraph', 'list', 'code']);
+    expect(setUp!.blocks[1]!.markdown).toBe('1. first\n\n2. second\n   continued');
+    expect(setUp!.blocks[2]).toEqual({ kind: 'code', lang: 'ts', markdown: '```ts [vitest.config.ts]\n# not a heading\n\nconst a = 1\n```' });
+    expect(again!.blocks).toEqual([{ kind: 'table', markdown: '| a | b |\n|---|---|\n| 1 | 2 |' }]);
+  });
+
+  it('closes a fence the page left open', () => {
+    const [intro] = markdownSections('Text\n\n~~~sh\nnpm test');
+    expect(intro!.blocks[1]).toEqual({ kind: 'code', lang: 'sh', markdown: '~~~sh\nnpm test\n~~~' });
+  });
+});
+
+describe('citationFilter', () => {
+  const run = (pieces: string[], sources: number) => {
+    const filter = citationFilter(sources);
+    const out = pieces.map((p) => filter.push(p)).join('') + filter.end();
+    return { out, cited: filter.cited, dropped: filter.dropped };
+  };
+
+  it('drops markers naming no source, wherever the stream splits them', () => {
+    const text = 'Use vi.mock [2][7]. Then [0] see [1].';
+    for (const pieces of [[text], text.split(''), ['Use vi.mock [', '2][', '7', ']. Then [0] see [1', '].']]) {
+      expect(run(pieces, 3)).toEqual({ out: 'Use vi.mock [2]. Then see [1].', cited: [2, 1], dropped: 2 });
+    }
+  });
+
+  it('leaves code alone: indexes in fences, inline code and identifiers are not citations', () => {
+    const text = 'Read `list[9]` and arr[5] [1]:\n```ts\nconst x = [9]\n```\nDone [9].';
+    expect(run(text.split(/(?<=\n)/), 2)).toEqual({ out: 'Read `list[9]` and arr[5] [1]:\n```ts\nconst x = [9]\n```\nDone.', cited: [1], dropped: 1 });
+  });
+});
