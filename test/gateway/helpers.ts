@@ -19,7 +19,7 @@ export function copyDist(distDir: string): string {
 }
 
 /** Env most gateway tests use: a budget they never hit, one search worker (two cores). */
-export const roomyEnv = { RATE_LIMIT_MAX: '100000', SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' };
+export const roomyEnv = { RATE_LIMIT_MAX: '100000', SITE_RATE_LIMIT_MAX: '100000', ASK_MODEL_RATE_LIMIT_MAX: '100000', SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' };
 
 /** A gateway for the enclosing suite (or file): started before its tests, stopped after; its fields are set once started. */
 export function useGateway(distDir: string, env: Record<string, string> = roomyEnv): RunningGateway {
