@@ -5,6 +5,7 @@ import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import { loadSiteConfig } from './src/lib/site-config.ts';
 import { agentDocs } from './src/integration/agent-docs.ts';
+import { rehypeReading } from './src/markdown/rehype-reading.ts';
 
 const site = loadSiteConfig();
 const contentKey = createHash('sha256').update(resolve(site.contentDir)).digest('hex').slice(0, 12);
@@ -18,7 +19,9 @@ export default defineConfig({
   trailingSlash: 'never',
   // The site is fully static; the gateway (gateway/) serves the dynamic routes.
   output: 'static',
-  markdown: { syntaxHighlight: false },
+  // Highlighting, code groups and table regions are one rehype step of our own (src/markdown/):
+  // a fixed set of grammars, a cache per unique block, token classes instead of inline colours.
+  markdown: { syntaxHighlight: false, rehypePlugins: [rehypeReading] },
   integrations: [mdx(), agentDocs({ site })],
   devToolbar: { enabled: false },
   // The content-layer cache (data-store.json) is keyed by entry id, not by content

@@ -2,6 +2,8 @@
 // theme toggle, the phone menu, the search dialog and the on-page TOC highlight.
 // The Pagefind UI itself loads lazily (see search.ts), never on page load.
 
+import './reading.ts';
+
 const root = document.documentElement;
 
 // ── Theme ─────────────────────────────────────────────────────────────────
