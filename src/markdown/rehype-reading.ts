@@ -109,7 +109,7 @@ function codeGroups(parent: Parent, nextId: () => string): void {
   }
 }
 
-function tableRegion(table: Element): Element {
+function tableRegion(table: Element, heading: string | undefined, used: Map<string, number>): Element {
   const headRow = table.children.find((c): c is Element => isElement(c, 'thead'))?.children.find((c): c is Element => isElement(c, 'tr'));
   const headers = (headRow?.children ?? []).filter((c): c is Element => isElement(c, 'th')).map((th) => textOf(th).trim());
   const body = table.children.find((c): c is Element => isElement(c, 'tbody'));
@@ -122,7 +122,11 @@ function tableRegion(table: Element): Element {
       });
     }
   }
-  const label = headers.length ? `Table: ${headers.join(', ')}` : 'Table';
+  // Landmark names must be unique on the page: the section it sits in, then a number if need be.
+  let label = `Table${heading ? ` under “${heading}”` : ''}${headers.length ? `: ${headers.join(', ')}` : ''}`;
+  const seen = (used.get(label) ?? 0) + 1;
+  used.set(label, seen);
+  if (seen > 1) label += ` (${seen})`;
   return el('div', { className: ['table-scroll'], role: 'region', tabIndex: 0, ariaLabel: label }, [table]);
 }
 
@@ -134,10 +138,12 @@ export function rehypeReading() {
     walk(tree, (node) => codeGroups(node, nextId));
 
     const jobs: Promise<void>[] = [];
+    const labels = new Map<string, number>();
+    let heading: string | undefined;
     walk(tree, (node, parent) => {
-      const index = parent.children.indexOf(node as never);
+      if (/^h[1-6]$/.test(node.tagName)) heading = textOf(node).trim();
       if (isElement(node, 'table')) {
-        parent.children[index] = tableRegion(node);
+        parent.children[parent.children.indexOf(node)] = tableRegion(node, heading, labels);
         return;
       }
       if (!isElement(node, 'pre')) return;

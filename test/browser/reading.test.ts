@@ -50,7 +50,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
   }
 
   const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
-  const statusText = (page: Page) => page.locator('[role="status"]').last().textContent();
+  const statusText = (page: Page) => page.locator('[data-announcer]').textContent();
 
   it('highlights code at build time and copies it with a keyboard-reachable button', async () => {
     const { context, page, errors } = await open();
@@ -142,7 +142,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
   it('scrolls a wide table by keyboard inside a labelled region and stacks it on a phone', async () => {
     const { context, page } = await open({ width: 700, height: 800 });
     await page.goto(base + tablePage);
-    const region = page.getByRole('region', { name: /^Table: Variable/ }).first();
+    const region = page.getByRole('region', { name: /^Table under “.+”: Variable, Default/ }).first();
     expect(await region.getAttribute('tabindex')).toBe('0');
     // However wide the screen, a narrow column makes it overflow.
     await region.evaluate((r) => (r.style.maxWidth = '260px'));
@@ -161,5 +161,166 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     expect(await table.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth + 1)).toBe(true);
     expect(await table.locator('td').first().evaluate((td) => getComputedStyle(td, '::before').content)).toMatch(/Variable/);
     await small.context.close();
+  });
+
+  it('offers page actions: Markdown links without scripts, copy page as Markdown, ChatGPT, Claude and MCP', async () => {
+    const { context, page, errors } = await open();
+    await page.goto(base + writingPage);
+    const md = `${writingPage}.md`;
+    await page.getByText('More actions').click();
+    const menu = page.locator('[data-actions-menu]');
+    for (const name of ['Open in ChatGPT', 'Open in Claude']) {
+      const href = (await menu.getByRole('link', { name }).getAttribute('href'))!;
+      expect(decodeURIComponent(href), name).toContain(`https://docs.example.test${md}`);
+    }
+    expect(decodeURIComponent((await menu.getByRole('link', { name: /VS Code/ }).getAttribute('href'))!)).toContain('"url":"https://docs.example.test/api/mcp"');
+    await menu.getByRole('button', { name: 'Copy page as Markdown' }).click();
+    const twin = await (await fetch(base + md)).text();
+    await expect.poll(() => clipboard(page)).toBe(twin);
+    await expect.poll(() => statusText(page)).toBe('Page copied as Markdown');
+    await menu.getByRole('button', { name: /claude mcp add/ }).click();
+    await expect.poll(() => clipboard(page)).toMatch(/^claude mcp add --transport http \S+ https:\/\/docs\.example\.test\/api\/mcp$/);
+    await page.keyboard.press('Escape');
+    expect(await menu.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // Without scripts the links are there and the copy buttons (which need one) are not.
+    const plain = await browser.newContext({ javaScriptEnabled: false });
+    const p = await plain.newPage();
+    await p.goto(base + writingPage);
+    await p.getByText('More actions').click();
+    expect(await p.getByRole('link', { name: 'Open in Claude' }).isVisible()).toBe(true);
+    expect(await p.getByRole('button', { name: 'Copy page as Markdown' }).count()).toBe(0);
+    await plain.close();
+  });
+
+  it('streams a cited answer in the Ask mode of the search dialog, by keyboard', async () => {
+    const { context, page, errors } = await open();
+    await page.goto(`${base}/docs`);
+    await page.keyboard.press('/');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('ask-input');
+    const streamed = page.waitForResponse((r) => r.url().includes('/ask?') && r.headers()['content-type']?.includes('text/event-stream') === true);
+    await page.keyboard.type('How do I deploy behind nginx?');
+    await page.keyboard.press('Enter');
+    await streamed;
+    const output = page.locator('[data-ask-output]');
+    await page.waitForFunction(() => document.querySelector('[data-ask-output]')?.getAttribute('aria-busy') === 'false', null, { timeout: 20_000 });
+    expect((await output.innerText()).length).toBeGreaterThan(40);
+    // [n] markers are links to the cited pages; no markup from the answer is injected.
+    const cite = output.locator('a.ask-cite').first();
+    const href = (await cite.getAttribute('href'))!;
+    expect(href).toMatch(/^\/docs\//);
+    expect(await cite.getAttribute('aria-label')).toMatch(/^Source \d+: /);
+    expect(await output.locator('script, img, iframe').count()).toBe(0);
+    expect(await page.locator('[data-ask-status]').textContent()).toMatch(/^Answer ready/);
+    await cite.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => u.pathname === href.split('#')[0]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('search: arrow keys and Enter open a result, filters show titles, one-letter matches are not marked', async () => {
+    const { context, page, errors } = await open();
+    await page.goto(`${base}/docs`);
+    await page.getByRole('button', { name: /search/i }).click();
+    await page.keyboard.type('depoly', { delay: 20 });
+    const dialog = page.locator('#search-dialog');
+    await dialog.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0);
+    const marks = await dialog.locator('mark').allInnerTexts();
+    expect(marks.filter((m) => m.replace(/\W/g, '').length <= 1)).toEqual([]);
+    expect(await dialog.getByRole('textbox', { name: 'Search the docs' }).count()).toBe(1);
+    // Filter values read as titles, not slugs.
+    await expect
+      .poll(() => dialog.locator('.pagefind-ui__filter-label').allTextContents())
+      .toEqual(expect.arrayContaining([expect.stringMatching(/^Getting started \(\d+\)$/), expect.stringMatching(/^Documentation \(\d+\)$/)]));
+    const labels = await dialog.locator('.pagefind-ui__filter-label').allTextContents();
+    expect(labels.some((l) => l.startsWith('getting-started'))).toBe(false);
+
+    await dialog.locator('.pagefind-ui__search-input').fill('');
+    await dialog.locator('.pagefind-ui__search-input').pressSequentially('nginx', { delay: 20 });
+    await page.waitForFunction(() => /result/.test(document.querySelector('.pagefind-ui__message')?.textContent ?? '') && document.querySelectorAll('.pagefind-ui__loading').length === 0);
+    const links = dialog.locator('.pagefind-ui__result-link');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const second = (await links.nth(1).getAttribute('href'))!;
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(second);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('pagefind-ui__search-input'))).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => `${u.pathname}${u.hash}` === second);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('has no axe-core violations on the home, a long docs page, the 404 and the assistant site, in both themes, nor with search or the phone menu open', async () => {
+    const audit = async (page: Page) => {
+      await page.addScriptTag({ content: axeSource });
+      const result = (await page.evaluate(() => (window as unknown as { axe: { run(n: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] }))) as {
+        violations: { id: string; nodes: { target: string[] }[] }[];
+      };
+      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
+    const targets = [`${base}/`, base + tablePage, base + writingPage, `${base}/docs/no/such-page`, `${gateway.assistantUrl}/`];
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const url of targets) {
+        const { context, page } = await open(desktop, scheme);
+        await page.goto(url);
+        if (url.endsWith('such-page')) await page.locator('[data-search-inline] .pagefind-ui__message').waitFor({ timeout: 10_000 });
+        expect(await audit(page), `${scheme} ${url}`).toEqual([]);
+        await context.close();
+      }
+    }
+    const { context, page } = await open(desktop, 'dark');
+    await page.goto(base + tablePage);
+    await page.getByRole('button', { name: /search/i }).click();
+    await page.keyboard.type('nginx');
+    await page.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0);
+    expect(await audit(page), 'search dialog').toEqual([]);
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    expect(await audit(page), 'ask mode').toEqual([]);
+    await context.close();
+    const small = await open(phone, 'light');
+    await small.page.goto(base + tablePage);
+    await small.page.getByRole('button', { name: 'Menu' }).click();
+    await small.page.locator('#sidebar[data-open]').waitFor();
+    await small.page.waitForTimeout(300);
+    expect(await audit(small.page), 'phone menu').toEqual([]);
+    // Navigation at every width: the home page at 390 px links to the docs.
+    await small.page.goto(`${base}/`);
+    expect(await small.page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Docs' }).isVisible()).toBe(true);
+    await small.context.close();
+  }, 180_000);
+
+  // Last: it spends this client's /ask budget on the shared gateway.
+  it('says so when /ask refuses with 429, instead of a blank answer', async () => {
+    const { context, page } = await open();
+    await page.goto(`${base}/docs`);
+    // Spend the window's budget (120 per minute per endpoint) from this client.
+    const status = await page.evaluate(async () => {
+      for (let i = 0; i < 300; i++) {
+        const r = await fetch('/ask?query=nginx');
+        await r.arrayBuffer();
+        if (r.status === 429) return 429;
+      }
+      return 200;
+    });
+    expect(status).toBe(429);
+    await page.getByRole('button', { name: /search/i }).click();
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.keyboard.type('nginx');
+    await page.keyboard.press('Enter');
+    const error = page.locator('[data-ask-output] .ask-error');
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.innerText()).toMatch(/Too many questions.*Try again in \d+ seconds/);
+    await expect.poll(() => page.locator('[data-ask-status]').textContent()).toMatch(/Too many questions/);
+    await context.close();
   });
 });

@@ -12,7 +12,9 @@ export function announce(message: string): void {
     announcer = document.createElement('div');
     announcer.className = 'sr-only';
     announcer.setAttribute('role', 'status');
-    document.body.append(announcer);
+    announcer.dataset.announcer = '';
+    // Inside a landmark: content outside one is invisible to landmark navigation.
+    (document.querySelector('main') ?? document.body).append(announcer);
   }
   announcer.textContent = '';
   const target = announcer;
