@@ -6,8 +6,8 @@
 // - VitePress `::: code-group` (a paragraph `::: code-group`, fences, a paragraph `:::`)
 //   becomes the tabs markup scripts/reading.ts makes interactive; every panel shows
 //   when scripts do not run (site.css keys on html.js).
-// - Tables sit in a focusable, labelled scroll region; each cell carries its column
-//   header (`data-label`) so a phone can stack rows.
+// - Tables sit in a focusable, labelled scroll region; tables of three or more
+//   columns are marked to stack on a phone (scripts/reading.ts labels their cells).
 // The Markdown twin is made from the source file, so none of this reaches it.
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { highlightLines } from './highlight.ts';
@@ -112,16 +112,8 @@ function codeGroups(parent: Parent, nextId: () => string): void {
 function tableRegion(table: Element, heading: string | undefined, used: Map<string, number>): Element {
   const headRow = table.children.find((c): c is Element => isElement(c, 'thead'))?.children.find((c): c is Element => isElement(c, 'tr'));
   const headers = (headRow?.children ?? []).filter((c): c is Element => isElement(c, 'th')).map((th) => textOf(th).trim());
-  const body = table.children.find((c): c is Element => isElement(c, 'tbody'));
-  if (headers.length > 2 && body) {
-    table.properties.className = ['stack'];
-    for (const row of body.children) {
-      if (!isElement(row, 'tr')) continue;
-      row.children.filter((c): c is Element => isElement(c, 'td')).forEach((td, n) => {
-        if (headers[n]) td.properties.dataLabel = headers[n];
-      });
-    }
-  }
+  // Wider tables stack on a phone; the client script labels each cell with its column there.
+  if (headers.length > 2) table.properties.className = ['stack'];
   // Landmark names must be unique on the page: the section it sits in, then a number if need be.
   let label = `Table${heading ? ` under “${heading}”` : ''}${headers.length ? `: ${headers.join(', ')}` : ''}`;
   const seen = (used.get(label) ?? 0) + 1;

@@ -1,6 +1,7 @@
 // Reading aids that need a script, added to the HTML the build wrote: copy buttons
 // on code blocks, code-group tabs (ARIA tabs, choice remembered across pages by
-// label), heading anchor links, and the copy actions of the page-actions menu.
+// label), heading anchor links, column labels for tables stacked on a phone, and
+// the copy actions of the page-actions menu.
 // Every result is announced through one polite live region.
 
 const storageKey = 'code-group';
@@ -141,6 +142,13 @@ for (const heading of document.querySelectorAll<HTMLHeadingElement>('.prose :is(
     if (await copyText(url)) announce('Link to section copied');
   });
   heading.append(link);
+}
+
+// ── Stacked tables: each cell names its column (shown on a phone, see reading.css) ──
+for (const table of document.querySelectorAll<HTMLTableElement>('.prose table.stack')) {
+  const headers = [...(table.tHead?.rows[0]?.cells ?? [])].map((th) => th.textContent?.trim() ?? '');
+  for (const body of table.tBodies) for (const row of body.rows) [...row.cells].forEach((td, i) => headers[i] && (td.dataset.label = headers[i]));
+  table.dataset.labelled = '';
 }
 
 // ── Page actions: copy buttons (the links work without a script) ───────────
