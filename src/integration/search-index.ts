@@ -122,9 +122,11 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
     // the manifest's runtime slice beside it: the gateway parses that instead of the whole manifest
     await writeRuntimeManifest(siteDir, join(engineIndexDir(distDir, tree), RUNTIME_MANIFEST_FILE));
     // last, so the Pagefind UI's script and stylesheet get their siblings too
-    const started = performance.now();
-    const compressed = await compressTree(siteDir);
-    log(`${tree}: ${compressed} files precompressed (.br, .gz) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (process.env.PRECOMPRESS !== 'false') {
+      const started = performance.now();
+      const compressed = await compressTree(siteDir);
+      log(`${tree}: ${compressed} files precompressed (.br, .gz) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
   }
   await warm;
 }

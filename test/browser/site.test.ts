@@ -328,7 +328,7 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
         await context.close();
       }
     }
-  });
+  }, 120_000);
 
   it('saves overview screenshots at desktop and phone width', async () => {
     for (const [name, viewport] of [['desktop', desktop], ['phone', phone]] as const) {
