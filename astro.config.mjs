@@ -1,13 +1,17 @@
 // @ts-check
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import { loadSiteConfig } from './src/lib/site-config.ts';
 import { agentDocs } from './src/integration/agent-docs.ts';
+import { rehypeReading } from './src/markdown/rehype-reading.ts';
 
 const site = loadSiteConfig();
-const contentKey = createHash('sha256').update(resolve(site.contentDir)).digest('hex').slice(0, 12);
+// The cache holds rendered HTML: a change to our Markdown rendering (src/markdown/) must start a new one.
+const renderSource = ['rehype-reading.ts', 'highlight.ts'].map((f) => readFileSync(new URL(`./src/markdown/${f}`, import.meta.url))).join('');
+const contentKey = createHash('sha256').update(resolve(site.contentDir)).update(renderSource).digest('hex').slice(0, 12);
 
 export default defineConfig({
   site: site.url,
@@ -18,11 +22,14 @@ export default defineConfig({
   trailingSlash: 'never',
   // The site is fully static; the gateway (gateway/) serves the dynamic routes.
   output: 'static',
-  markdown: { syntaxHighlight: false },
+  // Highlighting, code groups and table regions are one rehype step of our own (src/markdown/):
+  // a fixed set of grammars, a cache per unique block, token classes instead of inline colours.
+  markdown: { syntaxHighlight: false, rehypePlugins: [rehypeReading] },
   integrations: [mdx(), agentDocs({ site })],
   devToolbar: { enabled: false },
   // The content-layer cache (data-store.json) is keyed by entry id, not by content
   // folder, so builds of different CONTENT_DIRs (tests, the benchmark corpus, a user's
-  // own docs) get a cache of their own instead of reading each other's stale entries.
+  // own docs) get a cache of their own instead of reading each other's stale entries;
+  // the key also changes with the Markdown rendering code (renderSource above).
   cacheDir: process.env.ASTRO_CACHE_DIR || `./node_modules/.astro/content-${contentKey}`,
 });

@@ -39,6 +39,9 @@ export const extensionContentTypes: Readonly<Record<string, string>> = {
 
 export const defaultContentType = 'application/octet-stream';
 
+/** Text types worth precompressing (src/integration/compress.ts) and serving encoded. */
+export const compressibleExtensions: ReadonlySet<string> = new Set(['.html', '.md', '.txt', '.json', '.js', '.mjs', '.css', '.svg', '.xml']);
+
 /** Content type for a site-relative URL path such as `/docs/api/search.md`. */
 export function contentTypeFor(urlPath: string): string {
   const exact = exactContentTypes[urlPath];

@@ -83,6 +83,10 @@ server {
   }
 
   location / {
+    # The build writes x.gz beside every text file: sent as is to clients that accept gzip
+    # with Vary: Accept-Encoding. With ngx_brotli, add "brotli_static on;" for x.br.
+    gzip_static on;
+    gzip_vary on;
     add_header Vary Accept always;
     add_header Access-Control-Allow-Origin "*" always;
 ${securityBlock(o.securityHeaders)}    try_files $uri$agent_docs_md $uri $uri.html $uri/index.html =404;

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
 import { RUNTIME_MANIFEST_FILE, writeRuntimeManifest } from '../../gateway/engine/manifest.ts';
 import { prepareSearchIndex } from '../../gateway/engine/search.ts';
+import { compressTree } from './compress.ts';
 
 interface ManifestPage {
   path: string;
@@ -120,6 +121,12 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
     log(`${tree}: engine index ${r.built ? 'built' : 'up to date'} in ${(r.ms / 1000).toFixed(1)} s`);
     // the manifest's runtime slice beside it: the gateway parses that instead of the whole manifest
     await writeRuntimeManifest(siteDir, join(engineIndexDir(distDir, tree), RUNTIME_MANIFEST_FILE));
+    // last, so the Pagefind UI's script and stylesheet get their siblings too
+    if (process.env.PRECOMPRESS !== 'false') {
+      const started = performance.now();
+      const compressed = await compressTree(siteDir);
+      log(`${tree}: ${compressed} files precompressed (.br, .gz) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
   }
   await warm;
 }

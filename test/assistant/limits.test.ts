@@ -1,7 +1,7 @@
 // A gateway whose model backend is down (a closed loopback port) and whose budget is
 // the default 10 requests per IP per minute: 503 unavailable within a bounded time,
 // 429 rate_limited with Retry-After on the 11th request, and a 500 internal_error.
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -24,6 +24,8 @@ beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), 'assistant-limits-'));
   symlinkSync(join(fixture, 'site'), join(dist, 'site'), 'dir');
   cpSync(join(fixture, 'portfolio'), join(dist, 'portfolio'), { recursive: true });
+  // The build's compile cache and engine indexes too: a first start as after a real build, not a cold compile.
+  for (const dir of ['compile-cache', 'search-index']) if (existsSync(join(fixture, dir))) symlinkSync(join(fixture, dir), join(dist, dir), 'dir');
   const closedPort = await freePort(); // nothing listens here: connections are refused
   gw = await startAssistantGateway(dist, {
     LLM_BASE_URL: `http://127.0.0.1:${closedPort}/v1`,
@@ -79,7 +81,8 @@ describe('model backend down, default budget of 10 per minute', () => {
   it('a file that disappears under the running gateway is a 500 internal_error', async () => {
     const head = await fetch(`${gw.assistantUrl}/writing`, { method: 'HEAD' });
     expect(head.status).toBe(200);
-    rmSync(join(dist, 'portfolio', 'writing.html'));
+    // With its precompressed copies: the whole file is gone, whatever encoding the client takes.
+    for (const suffix of ['', '.br', '.gz']) rmSync(join(dist, 'portfolio', `writing.html${suffix}`), { force: true });
     const res = await fetch(`${gw.assistantUrl}/writing`);
     expect(res.status).toBe(500);
     const body = await envelope(res);

@@ -329,7 +329,7 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
         await context.close();
       }
     }
-  }, 90_000); // 20 page loads and audits in two themes at two widths: slow on a busy machine, never timed
+  }, 120_000); // 20 page loads and audits in two themes at two widths: slow on a busy machine, never timed
 
   it('saves overview screenshots at desktop and phone width', async () => {
     for (const [name, viewport] of [['desktop', desktop], ['phone', phone]] as const) {

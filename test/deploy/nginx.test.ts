@@ -130,6 +130,21 @@ http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
     }
   });
 
+  it('sends the precompressed .gz of a page to clients that accept gzip (gzip_static)', async () => {
+    const page = manifest().pages[0]!;
+    const { request } = await import('node:http');
+    const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = request(`${base}${page.path}`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(headers['content-encoding']).toBe('gzip');
+    expect(String(headers.vary)).toMatch(/Accept-Encoding/);
+  });
+
   it('gives discovery files their media types from the generated snippet', async () => {
     const catalog = await fetch(`${base}/.well-known/api-catalog`);
     expect(catalog.headers.get('content-type')).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');

@@ -7,6 +7,7 @@ import type { SiteFile } from '../../static/files.ts';
 import type { AssistantContext } from '../context.ts';
 import { AssistantError } from '../errors.ts';
 import { notModified } from '../../http/conditional.ts';
+import { encodedVariant, varyFor } from '../../static/encoding.ts';
 
 const ALLOW = ['GET', 'HEAD', 'OPTIONS'];
 
@@ -37,14 +38,19 @@ export function staticHandler(ctx: AssistantContext) {
       }
     }
     headers['Content-Type'] = file.contentType;
-    headers.ETag = file.etag;
+    const vary = varyFor(file, headers.Vary);
+    if (vary) headers.Vary = vary;
+    const encoded = await encodedVariant(ctx.files, file, req.headers);
+    const served = encoded?.file ?? file;
+    if (encoded) headers['Content-Encoding'] = encoded.encoding;
+    headers.ETag = served.etag;
     headers['Cache-Control'] = 'public, max-age=300';
     if (isPublicData(file.urlPath)) headers['Access-Control-Allow-Origin'] = '*';
     if (file.urlPath.endsWith('.md') && pathname.endsWith('.md')) headers.Link = `<${ctx.siteUrl}${pathname.replace(/\.md$/, '').replace(/^\/index$/, '/')}>; rel="canonical"`;
 
-    if (notModified(req.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
-    if (req.method === 'HEAD') return new Response(null, { status: 200, headers: { ...headers, 'Content-Length': String(file.size) } });
-    const body = await ctx.files.read(file);
+    if (notModified(req.headers.get('if-none-match'), served.etag)) return new Response(null, { status: 304, headers });
+    if (req.method === 'HEAD') return new Response(null, { status: 200, headers: { ...headers, 'Content-Length': String(served.size) } });
+    const body = await ctx.files.read(served);
     headers['Content-Length'] = String(body.length);
     return new Response(new Uint8Array(body), { status: 200, headers });
   };

@@ -1,10 +1,12 @@
 // The build tree: every path that is not an API route. `/x` serves x, x.html or
 // x/index.html; `Accept: text/markdown` on a page serves its .md twin (Vary: Accept).
 // An old URL of the build's _redirects answers 301 to its new one (gateway/static/redirects.ts).
-// A miss is 404.html for browsers and a Problem for everyone else.
+// A miss is 404.html for browsers and a Problem for everyone else. Text files go out
+// precompressed when the client accepts it (Vary: Accept-Encoding).
 import type { H3Event } from 'h3';
 import { notModified } from '../../http/conditional.ts';
 import { fastResponse } from '../../http/fast-response.ts';
+import { encodedVariant, varyFor } from '../../static/encoding.ts';
 import type { SiteFile } from '../../static/files.ts';
 import { prefersHtml, prefersMarkdown } from '../../static/negotiate.ts';
 import { loadRedirects, redirectFor } from '../../static/redirects.ts';
@@ -18,15 +20,21 @@ function cacheControl(urlPath: string): string {
 }
 
 async function fileResponse(rt: DocsRuntime, event: H3Event, file: SiteFile, status = 200, extra: Record<string, string> = {}): Promise<Response> {
+  // A precompressed sibling when the client takes one (gateway/static/encoding.ts).
+  const encoded = await encodedVariant(rt.files, file, event.req.headers);
+  const served = encoded?.file ?? file;
   const headers: Record<string, string> = {
     'content-type': file.contentType,
-    etag: file.etag,
+    etag: served.etag,
     'cache-control': cacheControl(file.urlPath),
     ...extra,
   };
-  if (status === 200 && notModified(event.req.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers });
-  const body = event.req.method === 'HEAD' ? null : await rt.files.read(file);
-  headers['content-length'] = String(file.size);
+  const vary = varyFor(file, extra.vary);
+  if (vary) headers.vary = vary;
+  if (encoded) headers['content-encoding'] = encoded.encoding;
+  if (status === 200 && notModified(event.req.headers.get('if-none-match'), served.etag)) return new Response(null, { status: 304, headers });
+  const body = event.req.method === 'HEAD' ? null : await rt.files.read(served);
+  headers['content-length'] = String(served.size);
   // FastResponse writes the (cached) Buffer to the socket as is: no web stream per response
   return fastResponse(body, status, headers);
 }

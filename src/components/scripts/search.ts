@@ -1,6 +1,8 @@
 // Lazy loader for the Pagefind UI (the bundle the build writes to /pagefind/).
 // Loaded only when a person opens search (or on the 404 page), so pages stay light.
 
+import { enhanceSearch, processResult } from './search-enhance.ts';
+
 interface PagefindUIInstance {
   triggerSearch(term: string): void;
 }
@@ -70,6 +72,7 @@ export async function mountSearch(target: HTMLElement, { focus = true } = {}): P
           excerptLength: 24,
           resetStyles: true,
           translations: { placeholder: 'Search the docs' },
+          processResult,
         });
         mounted.set(target, ui);
       }
@@ -82,17 +85,21 @@ export async function mountSearch(target: HTMLElement, { focus = true } = {}): P
       target.removeAttribute('aria-busy');
     }
   }
-  if (focus) {
-    // The UI renders its input on the next frame.
-    for (let i = 0; i < 20; i++) {
-      const input = target.querySelector<HTMLInputElement>('.pagefind-ui input');
-      if (input) {
+  // The UI renders its input on the next frame.
+  for (let i = 0; i < 20; i++) {
+    const input = target.querySelector<HTMLInputElement>('.pagefind-ui input');
+    if (input) {
+      if (!target.dataset.enhanced) {
+        target.dataset.enhanced = 'true';
+        enhanceSearch(target);
+      }
+      if (focus) {
         input.focus();
         input.select();
-        break;
       }
-      await new Promise((r) => requestAnimationFrame(r));
+      break;
     }
+    await new Promise((r) => requestAnimationFrame(r));
   }
   return ui;
 }

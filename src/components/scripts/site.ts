@@ -2,6 +2,9 @@
 // theme toggle, the phone menu, the search dialog and the on-page TOC highlight.
 // The Pagefind UI itself loads lazily (see search.ts), never on page load.
 
+import './reading.ts';
+import { currentMode } from './ask-panel.ts';
+
 const root = document.documentElement;
 
 // ── Theme ─────────────────────────────────────────────────────────────────
@@ -85,6 +88,7 @@ const preload = () => void import('./search.ts').then((m) => m.loadPagefindUI())
 async function openSearch(): Promise<void> {
   if (!dialog || !dialogTarget) return;
   if (!dialog.open) dialog.showModal();
+  if (currentMode() === 'ask') return void dialog.querySelector<HTMLInputElement>('#ask-input')?.focus();
   if (preInput && !preInput.hidden) preInput.focus();
   const { mountSearch } = await import('./search.ts');
   const ui = await mountSearch(dialogTarget, { focus: true });
