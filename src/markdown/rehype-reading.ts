@@ -101,7 +101,7 @@ function codeGroups(parent: Parent, nextId: () => string): void {
       const info = code ? fenceInfo(code) : { lang: undefined, title: undefined };
       const id = nextId();
       const selected = n === 0;
-      tabs.push(el('button', { type: 'button', role: 'tab', ariaSelected: String(selected), ariaControls: id }, [{ type: 'text', value: info.title ?? info.lang ?? `Tab ${n + 1}` }]));
+      tabs.push(el('button', { type: 'button', role: 'tab', ariaSelected: String(selected), ariaControls: [id] }, [{ type: 'text', value: info.title ?? info.lang ?? `Tab ${n + 1}` }]));
       panels.push(el('div', { className: ['code-group-panel'], role: 'tabpanel', id, hidden: !selected }, [pre]));
     });
     const group = el('div', { className: ['code-group'], dataCodeGroup: '' }, [el('div', { className: ['code-group-tabs'], role: 'tablist' }, tabs), ...panels]);
