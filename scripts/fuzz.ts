@@ -32,7 +32,7 @@ const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { pages: { pa
 const pages = manifest.pages.map((p) => p.path).filter((p) => p.startsWith('/docs/'));
 
 const assistantOrigin = 'https://fuzz.example.test';
-const gateway = await startGateway(distDir, { RATE_LIMIT_MAX: '1000000000', ASSISTANT_RATE_LIMIT_MAX: '1000000000', ASSISTANT_ALLOWED_ORIGINS: assistantOrigin });
+const gateway = await startGateway(distDir, { RATE_LIMIT_MAX: '1000000000', SITE_RATE_LIMIT_MAX: '1000000000', ASSISTANT_RATE_LIMIT_MAX: '1000000000', ASSISTANT_ALLOWED_ORIGINS: assistantOrigin });
 const total = Number(values.requests);
 console.log(`Fuzzing ${gateway.url} and ${gateway.assistantUrl}: ${total.toLocaleString('en')} requests, seed ${values.seed}`);
 let report;

@@ -12,7 +12,7 @@ const ORIGIN = 'https://fuzz.example.test';
 let gateway: RunningGateway;
 
 beforeAll(async () => {
-  gateway = await startGateway(inject('distDir'), { RATE_LIMIT_MAX: '1000000000', ASSISTANT_RATE_LIMIT_MAX: '1000000000', ASSISTANT_ALLOWED_ORIGINS: ORIGIN });
+  gateway = await startGateway(inject('distDir'), { RATE_LIMIT_MAX: '1000000000', SITE_RATE_LIMIT_MAX: '1000000000', ASSISTANT_RATE_LIMIT_MAX: '1000000000', ASSISTANT_ALLOWED_ORIGINS: ORIGIN });
 });
 afterAll(async () => {
   await gateway?.stop();

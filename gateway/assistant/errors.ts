@@ -47,6 +47,7 @@ export function toErrorResponse(err: unknown): Response {
     if (err.status >= 500) console.error('[assistant]', err.cause ?? err);
     return envelopeResponse(code, message, headers);
   }
-  console.error('[assistant] unexpected error:', err);
+  // A client that left mid-request gets no answer anyway; only real faults are logged (an attacker must not fill the log).
+  if ((err as Error)?.name !== 'AbortError') console.error('[assistant] unexpected error:', err);
   return envelopeResponse('internal_error', 'Internal server error: the request could not be completed; retry with backoff.');
 }

@@ -42,7 +42,8 @@ function docsSuccessSchema(req: FuzzRequest, status: number): z.ZodType | undefi
 
 function checkEnvelope(req: FuzzRequest, res: FuzzResponse, out: Violation[]): void {
   const type = header(res, 'content-type') ?? '';
-  const path = req.path.split('?')[0]!;
+  // the path as the server routes it (dot segments resolved): `/api/../x` is the file /x, not an API path
+  const path = URL.canParse(req.path, 'http://fuzz') ? new URL(req.path, 'http://fuzz').pathname : req.path.split('?')[0]!;
   if (req.method === 'HEAD' || (res.body === '' && res.status === 304)) return;
   const body = parseJson(res.body);
   // JSON-RPC errors are MCP's own envelope on the MCP endpoint.
