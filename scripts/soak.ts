@@ -67,7 +67,7 @@ const errors = exchanges.filter((e) => e.error && !expectedUnavailable(e));
 const byRoute = [...new Set(exchanges.map((e) => e.route))].map((route) => {
   const list = exchanges.filter((e) => e.route === route);
   const ms = list.map((e) => e.ms).sort((a, b) => a - b);
-  return { route, requests: list.length, rateLimited: list.filter((e) => e.status === 429).length, errors: list.filter((e) => e.error).length, p50Ms: percentile(ms, 0.5), p99Ms: percentile(ms, 0.99) };
+  return { route, requests: list.length, rateLimited: list.filter((e) => e.status === 429).length, errors: list.filter((e) => e.error && !expectedUnavailable(e)).length, p50Ms: percentile(ms, 0.5), p99Ms: percentile(ms, 0.99) };
 });
 const errorGroups: Record<string, { count: number; example: string }> = {};
 for (const e of errors) {
