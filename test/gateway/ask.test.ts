@@ -83,6 +83,13 @@ describe('GET /ask (JSON)', () => {
     expect(body.answer).toBeUndefined();
   });
 
+  it('tolerates a typo: a misspelt word finds the page its correct spelling finds', async () => {
+    const exact = await askJson(await ask(gw.url, 'query=pagination'));
+    const typo = await askJson(await ask(gw.url, 'query=pagnation'));
+    expect(typo.results.length).toBeGreaterThan(0);
+    expect(new URL(typo.results[0]!.url).pathname).toBe(new URL(exact.results[0]!.url).pathname);
+  });
+
   it('a repeated question: the same results, a new query_id, compact JSON in key order (results reused, not re-serialized)', async () => {
     const texts: string[] = [];
     for (let k = 0; k < 2; k++) {

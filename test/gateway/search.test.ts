@@ -26,6 +26,16 @@ async function broadQuery(min: number): Promise<string> {
 }
 
 describe('GET /api/search', () => {
+  it('tolerates one typo in a word of 5+ characters and finds the same page; a short misspelling does not fuzzy-match', async () => {
+    const exact = await results('query=pagination');
+    const typo = await results('query=pagnation');
+    expect(exact.hits.length).toBeGreaterThan(0);
+    expect(typo.hits.length).toBeGreaterThan(0);
+    expect(typo.hits[0]!.url.split('#')[0]).toBe(exact.hits[0]!.url.split('#')[0]);
+    const short = await results('query=qery');
+    expect(short.total).toBe(0);
+  });
+
   it('returns ranked hits with the contract fields and X-Total-Count', async () => {
     const page = manifest.pages.find((p) => p.path === '/docs/api/search') ?? manifest.pages[0]!;
     const { res, hits, total } = await results(`query=${encodeURIComponent(page.title)}`);

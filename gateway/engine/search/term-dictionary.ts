@@ -1,8 +1,12 @@
 /**
  * The vocabulary: a query term's expansions in the segments' term dictionaries (sorted term lists). A query term
  * matches its exact form plus up to `maxExpansions` prefix expansions, the most frequent first, each with a
- * similarity weight and its term id in every segment. Further ways of matching a term (typo tolerance) belong here,
- * as more expansions of the same shape.
+ * similarity weight and its term id in every segment. A term no segment holds exactly also matches its typo
+ * neighbours (typo-index.ts: one edit from 5 characters, two from 9) as expansions of the same shape, weighted below
+ * every exact and prefix match (TYPO_SIMILARITY), so a query whose terms all exist ranks exactly as without them.
+ *
+ * Why the typo index is built lazily, once per segment per worker: it is derived from the term list alone, and only
+ * queries with an unknown term need it; the first such query pays the build (measured on the performance page).
  *
  * Why a threshold algorithm: compound identifiers give a common prefix thousands of expansions ('request…': ≈2,700
  * per segment), and decoding every one to rank them costs ms per query; the expansions are visited by weight and the
@@ -10,11 +14,27 @@
  * repeated terms, share them.
  */
 import type { List, SegmentData } from './segment.ts';
+import { buildTypoIndex, typoMatches, type TypoIndexData } from './typo-index.ts';
 
 /** A term's expansion: its text, similarity to the query term (1 exact), and its id per segment (-1 absent). */
 export interface Expansion { term: string; similarity: number; ids: Int32Array }
 
 const MEMO_MAX = 20_000;
+/** Similarity of a typo expansion by edit distance: well below an exact match, one edit above two. */
+const TYPO_SIMILARITY = [1, 0.5, 0.3] as const;
+/** Each segment's deletion index, built on first need and shared by every dictionary over that segment. */
+const typoIndexes = new WeakMap<SegmentData, TypoIndexData>();
+
+function typoIndexOf(segment: SegmentData): TypoIndexData {
+  let index = typoIndexes.get(segment);
+  if (index === undefined) {
+    const terms: string[] = new Array(segment.terms.length);
+    for (let id = 0; id < terms.length; id++) terms[id] = segment.terms.at(id)!;
+    index = buildTypoIndex(terms);
+    typoIndexes.set(segment, index);
+  }
+  return index;
+}
 /**
  * Prefixes with at most this many expansions (all segments) are scanned; beyond, the threshold algorithm, until it
  * has seen more than 1/THRESHOLD_SHARE of them (a seen word costs ≈ a binary search per segment, a scanned one a
@@ -38,10 +58,36 @@ export class TermDictionary {
     let out = this.memo.get(term);
     if (out === undefined) {
       out = this.compute(term);
+      if (out[0]?.similarity !== 1) out = [...out, ...this.typoExpansions(term)];
       if (this.memo.size >= MEMO_MAX) this.memo.clear();
       this.memo.set(term, out);
     }
     return out;
+  }
+
+  /**
+   * The term's typo neighbours merged across segments, the nearest then the most frequent first, at most
+   * maxExpansions of them.
+   */
+  private typoExpansions(term: string): Expansion[] {
+    const S = this.segments.length;
+    const found = new Map<string, { distance: number; weight: number; ids: Int32Array }>();
+    this.segments.forEach((segment, k) => {
+      for (const match of typoMatches(typoIndexOf(segment), term, (id) => segment.terms.at(id)!)) {
+        const text = segment.terms.at(match.termId)!;
+        let entry = found.get(text);
+        if (!entry) {
+          entry = { distance: match.distance, weight: 0, ids: new Int32Array(S).fill(-1) };
+          found.set(text, entry);
+        }
+        entry.ids[k] = match.termId;
+        entry.weight += this.weight(k, match.termId);
+      }
+    });
+    return [...found.entries()]
+      .sort((a, b) => a[1].distance - b[1].distance || b[1].weight - a[1].weight || (a[0] < b[0] ? -1 : 1))
+      .slice(0, this.maxExpansions)
+      .map(([text, entry]) => ({ term: text, similarity: TYPO_SIMILARITY[entry.distance]!, ids: entry.ids }));
   }
 
   /** Body plus title document frequency of term id `id` in segment k: an expansion's weight. */
