@@ -204,6 +204,7 @@ async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldS
       ASSISTANT_PORT: String(assistantPort),
       DIST_DIR: distDir,
       RATE_LIMIT_MAX: '1000000000',
+      SITE_RATE_LIMIT_MAX: '1000000000',
       BENCH_METRICS: '1',
       BENCH_METRICS_FILE: metricsFile,
       TMPDIR: gatewayTmp,
