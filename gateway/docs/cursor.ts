@@ -2,14 +2,15 @@
 //   o = offset of the next page, l = page size, f = fingerprint of (query, tag, build).
 // Not a secret (it only carries an offset), but a changed, truncated or foreign
 // cursor is detected and refused instead of silently returning the wrong page.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const VERSION = 1;
 
 export type CursorCheck = { ok: true; offset: number; limit: number } | { ok: false; reason: 'malformed' | 'tampered' | 'foreign' };
 
 function digest(text: string, length: number): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, length);
+  // one-shot: no Hash object per call (up to three digests per paginated search)
+  return hash('sha256', text, 'base64url').slice(0, length);
 }
 
 export function fingerprint(query: string, tag: string | undefined, buildId: string): string {
