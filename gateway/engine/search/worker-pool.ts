@@ -21,7 +21,7 @@ import { type SegmentFile, closeSegmentFile } from './index-file.ts';
  * collection every few hundred queries, each one a pause of every query queued on that worker (measurements on the
  * performance docs page).
  */
-const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
+const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 
 export function defaultWorkerCount(): number {
   return Math.max(2, Math.min(4, availableParallelism()));
