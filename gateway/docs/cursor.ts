@@ -2,18 +2,35 @@
 //   o = offset of the next page, l = page size, f = fingerprint of (query, tag, build).
 // Not a secret (it only carries an offset), but a changed, truncated or foreign
 // cursor is detected and refused instead of silently returning the wrong page.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 const VERSION = 1;
 
 export type CursorCheck = { ok: true; offset: number; limit: number } | { ok: false; reason: 'malformed' | 'tampered' | 'foreign' };
 
 function digest(text: string, length: number): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, length);
+  // one-shot: no Hash object per call (a paginated search checks the cursor it got and signs the next one)
+  return hash('sha256', text, 'base64url').slice(0, length);
 }
 
+/**
+ * Fingerprints of recent (query, tag, build)s: every page of a paginated search asks for the same one. Short keys
+ * only, so that the memo stays under ≈2 MB whatever the queries (a URL may carry 16 KiB of query).
+ */
+const fingerprints = new Map<string, string>();
+const FINGERPRINTS_MAX = 4096;
+const FINGERPRINT_KEY_MAX = 256;
+
 export function fingerprint(query: string, tag: string | undefined, buildId: string): string {
-  return digest(`${query}\u0000${tag ?? ''}\u0000${buildId}`, 16);
+  const text = `${query}\u0000${tag ?? ''}\u0000${buildId}`;
+  let fp = fingerprints.get(text);
+  if (fp === undefined) {
+    fp = digest(text, 16);
+    if (text.length > FINGERPRINT_KEY_MAX) return fp;
+    if (fingerprints.size >= FINGERPRINTS_MAX) fingerprints.clear();
+    fingerprints.set(text, fp);
+  }
+  return fp;
 }
 
 export function encodeCursor(offset: number, limit: number, fp: string): string {

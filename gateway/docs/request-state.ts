@@ -1,11 +1,14 @@
 // Per-request facts the middleware collect and the pipeline turns into headers,
-// kept off event.res so they survive thrown errors. The pipeline also runs the
-// request inside an async context holding them, for work that has no event at hand
-// (the /ask model budget, reached from the route and from MCP tools alike).
+// kept off event.res so they survive thrown errors, and the build the request is
+// pinned to (runtime.ts). The pipeline runs the request inside one async scope holding
+// them, for work that has no event at hand (the runtime's build fields, the /ask model
+// budget reached from the route and from MCP tools alike): one scope per request, as
+// each scope entered costs every request.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { H3Event } from 'h3';
 import type { LimitResult } from '../limits/store.ts';
 import type { Deprecation } from '../contract/deprecations.ts';
+import type { LoadedBuild } from './loaded-build.ts';
 
 export interface RouteMeta {
   /** `api`: an endpoint of the contract; `api-unknown`: any other /api path; `static`: the build tree. */
@@ -21,6 +24,8 @@ export interface RouteMeta {
 export interface RequestState {
   meta: RouteMeta;
   ip: string;
+  /** The build current when the request arrived: it reads this one to its end, streams included. */
+  build: LoadedBuild;
   limit?: LimitResult;
   /** For RateLimit-Policy. */
   windowSeconds: number;
@@ -28,7 +33,11 @@ export interface RequestState {
   idempotencyKey?: string;
 }
 
-const states = new WeakMap<H3Event, RequestState>();
+// On the event's own context (a plain object per request), not in a WeakMap keyed by the event: a property
+// write, where a WeakMap entry is a hash insert the collector has to trace as an ephemeron.
+const STATE = Symbol('docs request state');
+type WithState = { [STATE]?: RequestState };
+
 const scope = new AsyncLocalStorage<RequestState>();
 
 /** Runs `work` (the rest of the request) with `state` as the current request's state. */
@@ -38,11 +47,11 @@ export const withRequestState = <T>(state: RequestState, work: () => T): T => sc
 export const currentRequestState = (): RequestState | undefined => scope.getStore();
 
 export function setState(event: H3Event, state: RequestState): void {
-  states.set(event, state);
+  (event.context as WithState)[STATE] = state;
 }
 
 export function state(event: H3Event): RequestState {
-  const s = states.get(event);
+  const s = (event.context as WithState)[STATE];
   if (!s) throw new Error('request state missing: the pipeline middleware must run first');
   return s;
 }

@@ -7,11 +7,11 @@
 // DIST_DIR is a link (`current` → `releases/<id>`, see scripts/release.ts) and now points
 // elsewhere, or on SIGHUP, the new build is loaded beside the old one and, only once its
 // manifest and index loaded, becomes current in one assignment. Each request is pinned to
-// the build current when it arrived (AsyncLocalStorage, entered by the pipeline), so it
-// finishes on the old build; the old build's engine closes after SHUTDOWN_DEADLINE_MS.
-// The runtime's build fields (manifest, pages, engine, files, siteUrl, siteName) read the
-// pinned build.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// the build current when it arrived, so it finishes on the old build; the old build's
+// engine closes after SHUTDOWN_DEADLINE_MS. The pin is the `build` of the request's state
+// (request-state.ts), which rides in the one async scope a request runs in: the runtime's
+// build fields (manifest, pages, engine, files, siteUrl, siteName, htmlHeaders) read it
+// with one lookup, and a request needs no second scope of its own for it.
 import { existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -24,23 +24,9 @@ import { loadSecurityHeaders } from '../http/security-headers.ts';
 import { createLimitStore, type LimitStore } from '../limits/store.ts';
 import { createModelBudget, type ModelBudget } from './ask/model-budget.ts';
 import { createSiteFiles, type SiteFiles } from '../static/files.ts';
+import type { LoadedBuild } from './loaded-build.ts';
+import { currentRequestState } from './request-state.ts';
 import { deprecationIndex, type Deprecation } from '../contract/deprecations.ts';
-
-/** One loaded build output: everything a request reads from DIST_DIR. */
-export interface LoadedBuild {
-  /** The build's real directory (DIST_DIR with links resolved). */
-  dir: string;
-  manifest?: Manifest;
-  /** Page path → manifest entry. */
-  pages: Map<string, ManifestPage>;
-  engine?: SearchEngine;
-  files: SiteFiles;
-  /** `{base_url}`: the manifest's site.url, else SITE_URL, else the local address. */
-  siteUrl: string;
-  siteName: string;
-  /** Headers of every HTML answer: the CSP with this build's inline hashes, and the rest (http/security-headers.ts). */
-  htmlHeaders: Record<string, string>;
-}
 
 export interface DocsRuntime {
   config: GatewayConfig;
@@ -60,8 +46,8 @@ export interface DocsRuntime {
   siteLimits: LimitStore;
   /** Route path (OpenAPI style, canonical or /api/v1 alias) → deprecation. */
   deprecations: Map<string, Deprecation>;
-  /** Runs `fn` (a request) on the build current now, to its end. */
-  pinBuild<T>(fn: () => T): T;
+  /** The build current now: a request pins it in its state (request-state.ts) and reads it to its end. */
+  currentBuild(): LoadedBuild;
   /** Why the API cannot serve, or undefined when it can (cached for a second). */
   unavailable(): Promise<string | undefined>;
   /** Loads DIST_DIR again if it now names another build (SIGHUP: also when the build id changed in place). */
@@ -132,8 +118,8 @@ const realDistDir = (config: GatewayConfig) => realpath(config.distDir).catch(()
 
 export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRuntime> {
   let current = await loadBuild(config, await realDistDir(config));
-  const pinned = new AsyncLocalStorage<LoadedBuild>();
-  const build = () => pinned.getStore() ?? current;
+  // the build of the request running now (pinned by the pipeline in its one async scope), else the current one
+  const build = () => currentRequestState()?.build ?? current;
   const retiring = new Set<LoadedBuild>();
 
   const llm = config.llm ? createLlmClient(config.llm) : undefined;
@@ -235,7 +221,7 @@ export async function createDocsRuntime(config: GatewayConfig): Promise<DocsRunt
     limits,
     siteLimits,
     deprecations: deprecationIndex(config.deprecations),
-    pinBuild: (fn) => pinned.run(current, fn),
+    currentBuild: () => current,
     async unavailable() {
       if (draining) return 'the gateway is shutting down';
       const now = Date.now();

@@ -51,10 +51,10 @@ function addCommonHeaders(set: SetHeader, link: string | null | undefined, st: R
   if (st.idempotencyKey !== undefined) set('idempotency-key', st.idempotencyKey);
 }
 
-function finalize(res: Response, st: RequestState, htmlHeaders: Record<string, string>): Response {
+function finalize(res: Response, st: RequestState): Response {
   return withHeaders(res, (set, get) => {
     addCommonHeaders(set, get('link'), st);
-    if (isHtml(get('content-type'))) for (const [k, v] of Object.entries(htmlHeaders)) set(k, v);
+    if (isHtml(get('content-type'))) for (const [k, v] of Object.entries(st.build.htmlHeaders)) set(k, v);
   });
 }
 
@@ -64,17 +64,18 @@ export function pipeline(rt: DocsRuntime): Middleware {
     const st: RequestState = {
       meta: routeMeta(event),
       ip: clientIp(rt.config.trustProxy, event.req.ip, event.req.headers.get('x-forwarded-for')),
+      // the whole request, streams included, reads the build current now (runtime.ts)
+      build: rt.currentBuild(),
       windowSeconds,
     };
     setState(event, st);
     let res: Response;
     try {
-      // the whole request, streams included, reads the build current now (runtime.ts)
-      const out = await rt.pinBuild(() => withRequestState(st, next));
-      res = out instanceof Response ? out : problemResponse(rt.siteUrl, new ProblemError('not-found'), event.url.pathname);
+      const out = await withRequestState(st, next);
+      res = out instanceof Response ? out : problemResponse(st.build.siteUrl, new ProblemError('not-found'), event.url.pathname);
     } catch (err) {
-      res = problemResponse(rt.siteUrl, toProblem(err, event), event.url.pathname);
+      res = problemResponse(st.build.siteUrl, toProblem(err, event), event.url.pathname);
     }
-    return finalize(res, st, rt.htmlHeaders);
+    return finalize(res, st);
   };
 }

@@ -7,7 +7,7 @@
  * precomputes as JSON (static-hits in the segment builder renders them with this very code, so they are the same
  * bytes), so a long ranking renders by copying.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Documents } from './documents.ts';
 import { type MatchedWords, plainWords } from './page-text.ts';
 import type { SectionChooser } from './sections.ts';
@@ -137,14 +137,19 @@ function skipTitle(page: PageInfo, s: SegmentData, i: number, nW: number): numbe
   return head.replace(/[.:]$/, '').toLowerCase() === page.title.toLowerCase() ? n : 0;
 }
 
+/**
+ * Ids of recent hits. Bounded well inside the query worker's heap cap (worker-pool.ts): an entry holds the URL and
+ * its digest, ≈250 bytes, and the memo is there for the hits of broad queries, rendered again and again.
+ */
 const idMemo = new Map<string, string>();
+const ID_MEMO_MAX = 50_000;
 
 /** Stable result id: the first 16 base64url characters of sha256(hit url). */
 export function hitId(url: string): string {
   let id = idMemo.get(url);
   if (id === undefined) {
-    id = createHash('sha256').update(url).digest('base64url').slice(0, 16);
-    if (idMemo.size >= 200_000) idMemo.clear();
+    id = hash('sha256', url, 'base64url').slice(0, 16);
+    if (idMemo.size >= ID_MEMO_MAX) idMemo.clear();
     idMemo.set(url, id);
   }
   return id;

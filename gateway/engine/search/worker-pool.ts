@@ -17,8 +17,11 @@ import { type SegmentFile, closeSegmentFile } from './index-file.ts';
  * heap); a worker's heap holds up to 1,024 decoded pages, memos of query-term variants and excerpt words, and one
  * query's transient strings (the body itself is built in an ArrayBuffer). Without a cap, V8 lets garbage grow to
  * hundreds of MB per worker before collecting. A worker that still runs out is replaced (its in-flight requests fail).
+ * The cap sits well above what a worker keeps alive (≈20 MB): a cap close to the live set makes V8 run a full
+ * collection every few hundred queries, each one a pause of every query queued on that worker (measurements on the
+ * performance docs page).
  */
-const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 };
+const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 
 export function defaultWorkerCount(): number {
   return Math.max(2, Math.min(4, availableParallelism()));
