@@ -15,7 +15,7 @@ import { SET_NAMES, loadEvalSets, sourceResolver, type EvalQuery, type EvalSets 
 import { answerCheck, mean, recall, reciprocalRank } from './lib/eval/metrics.ts';
 import { apiSearchRanker, askRanker, generateAnswer, minisearchRanker, pagefindRanker, type Ranker } from './lib/eval/rankers.ts';
 import { SYSTEMS, markdownReport, type AnswerScores, type EvalReport, type RankingScores, type SystemName } from './lib/eval/report.ts';
-import { startGateway } from '../test/helpers/gateway.ts';
+import { startGateway } from './lib/gateway-process.ts';
 
 const { values: args } = parseArgs({
   options: {

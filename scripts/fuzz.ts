@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAstroBuild, repoRoot } from './lib/astro-build.ts';
 import { fuzzReportMarkdown, runFuzz } from './lib/fuzz/run.ts';
-import { startGateway } from '../test/helpers/gateway.ts';
+import { startGateway } from './lib/gateway-process.ts';
 
 const { values } = parseArgs({
   options: {

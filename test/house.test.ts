@@ -110,3 +110,29 @@ describe('the gateway house', () => {
     expect(cycles).toEqual([]);
   });
 });
+
+describe('the rest of the house', () => {
+  const files = (dir: string) =>
+    readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && /\.(ts|mjs|astro)$/.test(e.name))
+      .map((e) => relative(root, join(e.parentPath, e.name)).split('\\').join('/'));
+
+  it('keeps every source file of gateway/, src/ and scripts/ under 600 lines', () => {
+    const long = ['gateway', 'src', 'scripts']
+      .flatMap(files)
+      .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').split('\n').length }))
+      .filter((f) => f.lines > 600)
+      .map((f) => `${f.file}: ${f.lines} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it('tooling imports nothing from test/ (the tests import tooling, scripts/lib/gateway-process.ts)', () => {
+    const reaching: string[] = [];
+    for (const file of files('scripts')) {
+      for (const spec of importsOf(readFileSync(join(root, file), 'utf8'))) {
+        if (spec.startsWith('.') && relative(root, resolve(dirname(join(root, file)), spec)).startsWith('test/')) reaching.push(`${file} imports ${spec}`);
+      }
+    }
+    expect(reaching).toEqual([]);
+  });
+});

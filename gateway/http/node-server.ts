@@ -31,7 +31,13 @@ export interface GatewayServer {
   drain(deadlineMs: number): Promise<{ cut: number }>;
 }
 
-const KEEP_ALIVE_MS = 5000;
+// Longer than the idle time of the clients that pool connections to the gateway (nginx's
+// upstream keepalive_timeout and cloud load balancers: 60 s): the side that closes an idle
+// connection must be the client, or a request it sends on the connection the server is
+// closing at that moment fails ("other side closed", a 502 behind a proxy). Node's 5 s
+// default lost three of the ~530 requests of an agent audit whose fetches paused while
+// it parsed pages.
+const KEEP_ALIVE_MS = 65_000;
 const DRAIN_IDLE_GRACE_MS = 1000;
 
 function clientErrorStatus(code: string | undefined): ClientErrorStatus {
@@ -79,7 +85,6 @@ export function createGatewayServer(handler: RequestListener, timeouts: ServerTi
       handler(req, res);
     },
   );
-  // SSE answers may stream for a while; idle keep-alive sockets are closed quickly.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => answerClientError(err, socket, render));
 

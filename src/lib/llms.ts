@@ -1,5 +1,8 @@
 // llms.txt per llmstxt.org: H1, blockquote summary, then H2 sections of links to
 // the Markdown twins. Past the size budget the root file links per-section files.
+// The twins of the index pages (/docs, /docs/<section>: src/lib/index-twins.ts) close
+// it under "Optional" (they list what the sections above already list), so that every
+// page of the sitemap but the home page has its Markdown named here.
 import type { DocsModel, Section } from './docs.ts';
 import { absolute } from './links.ts';
 import { loadSiteConfig } from './site-config.ts';
@@ -36,10 +39,19 @@ export function isSplit(model: DocsModel): boolean {
   return fullIndex(model).length > llmsBudget;
 }
 
+/** The index pages' twins, for the Optional part. */
+function indexLines(model: DocsModel): string[] {
+  return [
+    `- [Documentation](${absolute('/docs.md')}): every section with its page count`,
+    ...model.sections.map((s) => `- [${s.title}](${absolute(`/docs/${s.slug}.md`)}): the section's index page`),
+  ];
+}
+
 function fullIndex(model: DocsModel): string {
   const site = loadSiteConfig();
   const lines = header(site.name, site.description, intro());
   for (const section of model.sections) lines.push(`## ${section.title}`, '', ...section.pages.map(pageLine), '');
+  lines.push('## Optional', '', ...indexLines(model), '');
   return lines.join('\n');
 }
 
@@ -56,7 +68,7 @@ export function rootLlms(model: DocsModel): string {
   for (const s of model.sections) {
     lines.push(`- [${s.title}](${absolute(`/docs/${s.slug}/llms.txt`)}): ${s.pages.length} pages`);
   }
-  lines.push('', '## Optional', '', `- [Everything in one file](${absolute('/llms-full.txt')}): every page's Markdown`, '');
+  lines.push('', '## Optional', '', `- [Everything in one file](${absolute('/llms-full.txt')}): every page's Markdown`, ...indexLines(model), '');
   return lines.join('\n');
 }
 

@@ -1,8 +1,11 @@
 // Reading the pages of a docs tree for the docs model: each page's source converted
 // for its Markdown twin (absolute links, callouts as block quotes), its title, and,
 // once for the whole build, what the conversion found: broken links (the build fails
-// naming file, line and target unless LINK_CHECK=warn), assets to copy beside the
-// pages, and one warning line per kind of converted tool syntax with its count.
+// naming file, line and target unless LINK_CHECK=warn; a link to a draft is broken too,
+// as the draft is not built), assets to copy beside the pages, and one warning line per
+// kind of converted tool syntax with its count. An MDX page is reduced to Markdown before
+// its links are read, which moves its lines: a broken link's line is looked up in the
+// file as written.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
@@ -26,11 +29,14 @@ export class SourcePages {
   private readonly notes = new Map<string, number>();
   private readonly broken: string[] = [];
   private readonly assets = new Set<string>();
+  /** URL paths of the pages the build publishes (drafts left out). */
+  private readonly published: ReadonlySet<string>;
 
-  constructor(contentDir: string, siteUrl: string) {
+  constructor(contentDir: string, siteUrl: string, published: ReadonlySet<string>) {
     this.contentDir = resolve(contentDir);
     this.siteUrl = siteUrl;
     this.table = linkTable(this.contentDir);
+    this.published = published;
   }
 
   /** The content-relative path of an entry's file (filePath is relative to the build's working directory). */
@@ -42,12 +48,13 @@ export class SourcePages {
   read(raw: string, file: string, pagePath: string, frontmatterTitle: string | undefined): SourcePage {
     // Frontmatter lines kept blank, so reported line numbers are the file's.
     let text = parseFrontmatter(raw, { frontmatter: 'empty-with-lines' }).content;
-    if (file.endsWith('.mdx')) text = mdxToMarkdown(text);
+    const written = file.endsWith('.mdx') ? new WrittenLines(text) : undefined;
+    if (written) text = mdxToMarkdown(text);
     const converter = new SourceConverter({
       mode: 'twin',
       contentDir: this.contentDir,
       note: (kind) => this.count(kind),
-      link: (target, from, line) => this.twinLink(target, from, line, pagePath),
+      link: (target, from, line) => this.twinLink(target, from, written && from === file ? written.lineOf(target, line) : line, pagePath),
     });
     const { heading: lead, rest } = takeLeadingHeading(text);
     const body = converter.convert(rest, file);
@@ -67,7 +74,11 @@ export class SourcePages {
 
   private twinLink(target: string, from: string, line: number, pagePath: string): string {
     const r = resolveLink(this.table, from, target);
-    if (r.kind === 'page') return `${this.siteUrl}${r.url}`;
+    if (r.kind === 'page') {
+      if (this.published.has(r.url.replace(/[?#].*$/, ''))) return `${this.siteUrl}${r.url}`;
+      this.broken.push(`${from}:${line}: link to "${target}": the page there is a draft (draft: true), which is not built`);
+      return target;
+    }
     if (r.kind === 'asset') {
       this.assets.add(r.source);
       return `${this.siteUrl}${r.url}`;
@@ -105,6 +116,26 @@ export class SourcePages {
       copyFileSync(join(this.contentDir, asset), to);
     }
     if (this.assets.size > 0) log(`[content] files linked from pages copied to /assets/: ${this.assets.size}`);
+  }
+}
+
+/** The lines of a page as written, where the links of its rewritten form are looked up. */
+class WrittenLines {
+  private readonly lines: string[];
+  /** Per target, the index of the line where it was last found: a repeated target is found further on. */
+  private readonly found = new Map<string, number>();
+  constructor(text: string) {
+    this.lines = text.split('\n');
+  }
+
+  /** The 1-based line of the next occurrence of `target`, else `fallback`. */
+  lineOf(target: string, fallback: number): number {
+    const from = (this.found.get(target) ?? -1) + 1;
+    let index = this.lines.findIndex((l, i) => i >= from && l.includes(target));
+    if (index === -1) index = this.lines.findIndex((l) => l.includes(target));
+    if (index === -1) return fallback;
+    this.found.set(target, index);
+    return index + 1;
   }
 }
 

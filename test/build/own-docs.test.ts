@@ -192,11 +192,20 @@ describe('what fails the build', () => {
     expect(output).toMatch(/Two files map to \/docs\/guide\/mocking-classes: \S*guide\/mocking[-/]classes\.md and \S*guide\/mocking[-/]classes\.md/);
   }, 300_000);
 
-  it('a link to a page that does not exist, with file, line and target', async () => {
-    const dir = tree({ 'guide/index.md': '# Guide\n\nSee [setup](./setup.md#install).\n', 'guide/other.md': '# Other\n\nLine three.\n\nAnd [home](/guide/).\n' });
+  it("a link to a page that does not exist or is a draft, with file, line (an MDX file's as written) and target", async () => {
+    const dir = tree({
+      'guide/index.md': '# Guide\n\nSee [setup](./setup.md#install).\n',
+      'guide/other.md': '# Other\n\nLine three.\n\nAnd [home](/guide/).\n\nThe [plan](./plan.md).\n',
+      'guide/plan.md': '---\ntitle: Plan\ndraft: true\n---\n\nNot yet.\n',
+      // frontmatter, a JSX block and a comment: the Markdown it is reduced to has other line numbers
+      'guide/widget.mdx': '---\ntitle: Widget\n---\n\n<div>\n\nSome **text**.\n\n</div>\n\n{/* a note */}\n\nA [gone link](./gone.md) here,\nand [again](./gone.md).\n',
+    });
     const { code, output } = await build(dir);
     expect(code).not.toBe(0);
     expect(output).toContain('guide/index.md:3: link to "./setup.md#install": no page of the content folder is there');
+    expect(output).toContain('guide/other.md:7: link to "./plan.md": the page there is a draft (draft: true), which is not built');
+    expect(output).toContain('guide/widget.mdx:13: link to "./gone.md"');
+    expect(output).toContain('guide/widget.mdx:14: link to "./gone.md"');
     expect(output).toContain('LINK_CHECK=warn');
   }, 300_000);
 });

@@ -39,6 +39,19 @@ describe('pages', () => {
     }
   });
 
+  it('puts the title before the breadcrumbs, the prose before the page actions, the navigation last in source order', () => {
+    for (const page of manifest.pages) {
+      const html = read(`${page.path.slice(1)}.html`);
+      const title = html.indexOf('<h1');
+      expect(title, page.path).toBeGreaterThan(0);
+      for (const part of ['class="breadcrumbs"', 'class="page-actions"', 'id="sidebar"']) {
+        if (html.includes(part)) expect(html.indexOf(part), `${page.path}: ${part}`).toBeGreaterThan(title);
+      }
+      // the menu of page actions comes after the prose: nothing but the breadcrumbs between title and content
+      expect(html.indexOf('class="page-actions"'), page.path).toBeGreaterThan(html.indexOf('class="prose"'));
+    }
+  });
+
   it('records heading ids in the manifest exactly as the HTML carries them', () => {
     let checked = 0;
     for (const page of manifest.pages) {
@@ -98,6 +111,19 @@ describe('llms.txt', () => {
     expect(lines.filter((l) => l.startsWith('## ')).length).toBeGreaterThanOrEqual(5);
     for (const l of lines.filter((l) => l.startsWith('- '))) expect(l).toMatch(/^- \[[^\]]+\]\(https?:\/\/[^)]+\.md\)(: .+)?$/);
     expect(llms.length).toBeLessThan(50_000);
+  });
+
+  it('names the Markdown of every page of the sitemap but the home page (index pages through their twins)', () => {
+    const llms = read('llms.txt');
+    const locs = [...read('sitemap.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    expect(locs.length).toBe(manifest.pages.length + new Set(manifest.pages.map((p) => p.section)).size + 2);
+    for (const loc of locs.filter((l) => l !== `${fixtureSiteUrl}/`)) {
+      expect(llms, loc).toContain(`](${loc}.md)`);
+      const twin = read(`${loc.slice(fixtureSiteUrl.length + 1)}.md`);
+      expect(twin, loc).toContain(`${fixtureSiteUrl}/llms.txt`);
+      const prose = twin.replace(/```[\s\S]*?```/g, '').replace(/`[^`]*`/g, '');
+      for (const link of prose.matchAll(/\]\(([^)]+)\)/g)) expect(link[1], loc).toMatch(/^https?:\/\//);
+    }
   });
 
   it('llms-full.txt carries every page', () => {

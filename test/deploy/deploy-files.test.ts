@@ -8,6 +8,7 @@ import yaml from 'js-yaml';
 import { describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/astro-build.ts';
 import { nginxDefaults, nginxGateways, nginxMountPoint } from '../../src/integration/nginx-site.ts';
+import { MALLOC_TUNABLES, gatewayNodeArgs } from '../../gateway/process-tunables.ts';
 
 const distDir = inject('distDir');
 const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
@@ -26,6 +27,12 @@ describe('Dockerfile', () => {
   it('builds the site in the image with the build settings as build arguments', () => {
     const build = dockerfile.slice(dockerfile.indexOf('AS build'), dockerfile.indexOf('AS static'));
     expect(build).toContain('RUN npm ci --omit=dev');
+    // what the build bundles into the pages' scripts is installed without the dev dependencies
+    const { dependencies } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const file of ['ask.ts', 'search.ts', 'site.ts', 'reading.ts']) {
+      const source = readFileSync(join(repoRoot, 'src', 'components', 'scripts', file), 'utf8');
+      for (const m of source.matchAll(/^import [^'"]*from '([^.][^']*)'/gm)) expect(Object.keys(dependencies), `${file} imports ${m[1]}`).toContain(m[1]!.split('/')[0]);
+    }
     expect(build).toContain('RUN npm run build');
     for (const arg of ['SITE_URL', 'ASSISTANT_SITE_URL', 'SITE_EDIT_URL', 'CONTENT_DIR']) expect(build).toMatch(new RegExp(`^ARG ${arg}=`, 'm'));
   });
@@ -34,8 +41,9 @@ describe('Dockerfile', () => {
     const gateway = dockerfile.slice(dockerfile.indexOf('AS gateway'));
     expect(gateway).toMatch(/^USER node$/m);
     expect(gateway).toMatch(/^HEALTHCHECK .*\n.*\/api\/health/m);
-    expect(gateway).toContain('CMD ["node", "--max-semi-space-size=16", "gateway/server.ts"]');
-    expect(gateway).toContain('GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.arena_max=2');
+    // the flags and malloc tunables scripts/start.ts starts the gateway with (gateway/process-tunables.ts)
+    expect(gateway).toContain(`CMD [${['node', ...gatewayNodeArgs(), 'gateway/server.ts'].map((a) => JSON.stringify(a)).join(', ')}]`);
+    expect(gateway).toContain(`GLIBC_TUNABLES=${MALLOC_TUNABLES.join(':')}`);
     expect(gateway).toContain('COPY --from=build /app/dist ./dist');
   });
 

@@ -3,7 +3,7 @@
  * their ids in ascending order and the matched term strings. The results stage reads it to choose a hit's section
  * (section postings of those ids) and to place its excerpt (page words whose term is matched).
  *
- * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query was most of a
+ * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query would be most of a
  * query's garbage. A set's marks hold until the next call; its ids and terms, recorded per view, hold for good.
  */
 import type { SegmentData } from './segment.ts';

@@ -10,8 +10,8 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { nginxDefaults, nginxGateways, nginxSite } from '../../../src/integration/nginx-site.ts';
 import { loadSecurityHeaders } from '../../../gateway/http/security-headers.ts';
-import { freePort, startGateway, type RunningGateway } from '../../../test/helpers/gateway.ts';
-import { startOpenAiServer, type OpenAiServer } from '../../../test/helpers/openai-server.ts';
+import { freePort, startGateway, type RunningGateway } from '../gateway-process.ts';
+import { startOpenAiServer, type OpenAiServer } from '../openai-server.ts';
 
 const REDIS_BIN = '/usr/bin/redis-server';
 const NGINX_BIN = '/usr/sbin/nginx';

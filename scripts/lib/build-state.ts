@@ -1,0 +1,29 @@
+// Whether the build in DIST_DIR serves the environment as it is: the one check behind
+// `npm start` and `npm run audit:agents`, which both build first when it does not.
+// A build records the settings it baked in (src/lib/build-settings.ts: site URL,
+// assistant URL, content folder, content hash); any of them differing from what the
+// environment asks for now, or no readable record, means building again.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { settingsDrift, settingsFromEnv, type BuildSettings } from '../../src/lib/build-settings.ts';
+import { repoRoot } from './astro-build.ts';
+
+export const manifestFile = resolve(repoRoot, process.env.DIST_DIR || 'dist', 'site', 'build-manifest.json');
+
+/** Why the build must be made again, or an empty list when it serves as it is. */
+export function rebuildReasons(): string[] {
+  if (!existsSync(manifestFile)) return ['no build yet'];
+  let built: BuildSettings | undefined;
+  try {
+    built = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { settings?: BuildSettings }).settings;
+  } catch {
+    return [`${manifestFile} is unreadable`];
+  }
+  if (!built) return ['the build does not record its settings'];
+  return settingsDrift(built, settingsFromEnv(process.env, repoRoot));
+}
+
+/** The site URL the build in DIST_DIR was made for (its links and llms.txt name it). */
+export function builtSiteUrl(): string {
+  return (JSON.parse(readFileSync(manifestFile, 'utf8')) as { settings: BuildSettings }).settings.siteUrl;
+}
