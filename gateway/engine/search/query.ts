@@ -8,7 +8,8 @@
  * term (similarity-weighted frequencies add up; df is their union); question filler ("use", "way") weighs
  * FILLER_WEIGHT. Coverage: the score is multiplied by the share of the query's meaningful (non-filler) words the page
  * holds, and a query of one or two meaningful words ranks the pages holding all of them first. Pages whose title
- * holds every term rank above all others (shorter titles first); ties by url (top-k.ts).
+ * holds every term rank above all others (shorter titles, and exact rather than prefix title matches, first); ties by
+ * url (top-k.ts).
  *
  * Why per-worker scratch arrays the size of the index, stamped per query: a query touches a few thousand pages of
  * tens of thousands, and allocating or clearing per-page arrays per query would cost more than the scoring.
@@ -56,6 +57,8 @@ export class QueryScorer {
   private readonly titleMatched: Uint8Array;
   private readonly lastTitleMatched: Int8Array;
   private readonly titleMask: Uint16Array;
+  /** Per page: the similarity of the title expansion that first matched each query term, summed. */
+  private readonly titleSimilarity: Float64Array;
   /** Per page: the query that last touched it (its scratch values are stale otherwise), and the touched pages. */
   private readonly queryStamp: Int32Array;
   private readonly touched: Int32Array;
@@ -77,6 +80,7 @@ export class QueryScorer {
     this.titleMatched = new Uint8Array(n);
     this.lastTitleMatched = new Int8Array(n);
     this.titleMask = new Uint16Array(n);
+    this.titleSimilarity = new Float64Array(n);
     this.queryStamp = new Int32Array(n);
     this.touched = new Int32Array(n);
     this.candidates = new Int32Array(n);
@@ -97,7 +101,7 @@ export class QueryScorer {
     if (nT === 0 || documents.count === 0) return empty;
     const typeFilter = type === undefined ? -1 : CONTENT_TYPES.indexOf(type);
     const stamp = ++this.queryNumber;
-    const { bm25, matched, titleMatched, lastTitleMatched, titleMask, queryStamp, touched, termFrequency, termStamp, termPages } = this;
+    const { bm25, matched, titleMatched, lastTitleMatched, titleMask, titleSimilarity, queryStamp, touched, termFrequency, termStamp, termPages } = this;
     const lengths = documents.lengths;
     let nTouched = 0;
     const N = documents.count;
@@ -110,6 +114,7 @@ export class QueryScorer {
         titleMatched[d] = 0;
         lastTitleMatched[d] = -1;
         titleMask[d] = 0;
+        titleSimilarity[d] = 0;
         touched[nTouched++] = d;
       }
     };
@@ -147,6 +152,7 @@ export class QueryScorer {
             if (lastTitleMatched[d] !== ti) {
               lastTitleMatched[d] = ti;
               titleMatched[d]!++;
+              titleSimilarity[d]! += v.similarity;
             }
             titleMask[d]! |= 1 << ti;
             matched[d]! |= 1 << ti;
@@ -206,11 +212,12 @@ export class QueryScorer {
       if (allFirst && (matched[d]! & counted) === counted) fin[d]! += maxPartial;
       if (fin[d]! > maxBody) maxBody = fin[d]!;
     }
-    // title tier: above every other page; shorter titles (the query is more of the title) first
+    // title tier: above every other page; shorter titles (the query is more of the title) and titles holding the words
+    // themselves rather than longer words they begin (`fsModuleCache` before `fsModuleCachePath`) first
     let max = 0;
     for (let k = 0; k < nc; k++) {
       const d = candidates[k]!;
-      if (titleMatched[d] === nT) fin[d] = (bm25[d]! + maxBody) * (1 + nT / Math.max(nT, documents.titleTerms(d)));
+      if (titleMatched[d] === nT) fin[d] = (bm25[d]! + maxBody) * (1 + nT / Math.max(nT, documents.titleTerms(d))) * (titleSimilarity[d]! / nT);
       if (fin[d]! > max) max = fin[d]!;
     }
     const keys: RankingKeys = {
