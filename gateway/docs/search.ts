@@ -34,6 +34,14 @@ export interface SearchBodyPage {
   nextCursor?: string;
 }
 
+/**
+ * The search API ranks by coverage (the engine's 'any' match): every page holding at least one of the query's words
+ * (or a typo neighbour or prefix expansion of one), those holding more of its meaningful words higher, so a question
+ * typed into the search box ranks like /ask. X-Total-Count counts exactly those pages: the results a client gets by
+ * following the cursors to the end.
+ */
+const SEARCH_MATCH = 'any';
+
 function pageWindow(rt: DocsRuntime, input: SearchPageInput) {
   const engine = requireEngine(rt);
   const fp = fingerprint(input.query, input.tag, engine.buildId);
@@ -54,14 +62,14 @@ function pageWindow(rt: DocsRuntime, input: SearchPageInput) {
 
 export async function searchPage(rt: DocsRuntime, input: SearchPageInput): Promise<SearchPage> {
   const { engine, offset, limit, next } = pageWindow(rt, input);
-  const { total, hits } = await engine.search(input.query, { tag: input.tag, offset, limit, signal: input.signal });
+  const { total, hits } = await engine.search(input.query, { tag: input.tag, offset, limit, match: SEARCH_MATCH, signal: input.signal });
   return { total, hits, nextCursor: next(hits.length, total) };
 }
 
 /** The same page as searchPage, serialized: the body is `JSON.stringify(hits.map(toSearchResult))`, byte for byte. */
 export async function searchBodyPage(rt: DocsRuntime, input: SearchPageInput): Promise<SearchBodyPage> {
   const { engine, offset, limit, next } = pageWindow(rt, input);
-  const { total, count, body } = await engine.searchBody(input.query, { tag: input.tag, offset, limit, signal: input.signal });
+  const { total, count, body } = await engine.searchBody(input.query, { tag: input.tag, offset, limit, match: SEARCH_MATCH, signal: input.signal });
   return { total, body, nextCursor: next(count, total) };
 }
 

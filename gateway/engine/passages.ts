@@ -16,7 +16,7 @@
  */
 import { Lru } from './lru.ts';
 import { markdownSections, type Block, type Section } from './markdown-sections.ts';
-import { STOPWORDS, textTerms } from './text.ts';
+import { QUESTION_FILLER, STOPWORDS, textTerms } from './text.ts';
 
 export interface PassageSource { url: string; title: string; content: string }
 
@@ -42,16 +42,8 @@ export const COVERED_THRESHOLD = 0.5;
 const PASSAGE_CHARS = 900;
 const CODE_CHARS = 1600;
 
-/** Words of how people phrase a question, not of what they ask about ("how can I keep going …", "is there a way to …"). */
-const QUESTION_WORDS = new Set(
-  ('use using want way ways get need make possible there instead some any only just own like one few several many much ' +
-    'between difference also really able thing things going keep')
-    .split(' ')
-    .map((w) => textTerms(w)[0]!),
-);
-
 /** Query terms that carry meaning: stopwords and question filler removed (unless nothing else is left). */
-export function questionTerms(query: string, filler: ReadonlySet<string> = QUESTION_WORDS): string[] {
+export function questionTerms(query: string, filler: ReadonlySet<string> = QUESTION_FILLER): string[] {
   const all = [...new Set(textTerms(query))];
   const key = all.filter((t) => !STOPWORDS.has(t) && !filler.has(t));
   return key.length ? key : all;

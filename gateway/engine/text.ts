@@ -72,6 +72,18 @@ const STOPWORD_LIST =
 export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(' ').map((w) => primaryTerm(w)));
 
 /**
+ * Words of how people phrase a question rather than of what they ask about ("is there a way to …", "how can I keep
+ * going …"): kept in queries (a title may hold them), but they weigh little in ranking (search FILLER_WEIGHT) and the
+ * answerer does not look for them.
+ */
+export const QUESTION_FILLER: ReadonlySet<string> = new Set(
+  ('use using want way ways get need make possible there instead some any only just own like one few several many much ' +
+    'between difference also really able thing things going keep same different')
+    .split(' ')
+    .map((w) => primaryTerm(w)),
+);
+
+/**
  * Query → canonical term list: each whitespace-separated query word gives its joined term; stopwords are dropped
  * unless nothing else is left ("how do I deploy" → deploy); deduplicated, sorted (so permutations share a cache
  * entry and compute identically), capped.

@@ -1,7 +1,12 @@
 // The typo index: distance limits by term length, transpositions as one edit, no
-// matches for short terms, nearest first, and agreement with a brute-force scan.
+// matches for short terms, nearest first, and agreement with a brute-force scan; the
+// segment's own index (built with it) and the rare-term-with-a-common-neighbour case.
 import { describe, expect, it } from 'vitest';
+import type { PagefindFragment } from '../../gateway/engine/pagefind-bundle.ts';
+import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
+import { buildSegment } from '../../gateway/engine/search/segment-builder.ts';
 import { buildTypoIndex, deletions, editDistance, maxTypoDistance, typoMatches } from '../../gateway/engine/search/typo-index.ts';
+import { queryTerms } from '../../gateway/engine/text.ts';
 
 const vocabulary = ['middleware', 'content', 'collections', 'configuration', 'config', 'environment', 'variables', 'deploy', 'deployment', 'test', 'text', 'rest', 'search', 'searching', 'snapshot', 'snapshots', 'mocking', 'coverage', 'typescript', 'benchmark'];
 const index = buildTypoIndex(vocabulary);
@@ -61,5 +66,38 @@ describe('typo index', () => {
   it('deletes up to the depth asked, without repeats', () => {
     expect([...deletions('abc', 1)].sort()).toEqual(['ab', 'abc', 'ac', 'bc']);
     expect(deletions('aab', 1).size).toBe(3); // aab, ab, aa
+  });
+});
+
+describe('typo index of a segment (built with the segment)', () => {
+  const fragment = (url: string, title: string, content: string): PagefindFragment => ({ url, content, word_count: content.split(' ').length, meta: { title }, filters: { type: ['docs'] }, anchors: [] });
+  // "environment" on 24 pages; the docs' own misspelling "enviroment" on one; "kubernetes" on one page only
+  const pages = [
+    ...Array.from({ length: 24 }, (_, i) => fragment(`/docs/env/p-${String(i).padStart(2, '0')}`, `Page ${i}`, `Set the environment variable number ${i} before the run.`)),
+    fragment('/docs/env/typo', 'Old notes', 'The enviroment of the runner, and kubernetes v2 config_value.'),
+  ];
+  const segment = buildSegment(pages, pages.length);
+  const terms = Array.from({ length: segment.terms.length }, (_, id) => segment.terms.at(id)!);
+  const index = new SearchIndex([segment]);
+  const ranked = (query: string) => {
+    const r = index.rank(queryTerms(query), undefined, 'any');
+    return { total: r.total, first: index.hit(r.docs[0]!, 1, false, index.matchSets(queryTerms(query))).path };
+  };
+
+  it('holds only words on two or more pages (no identifiers, numbers or one-page words)', () => {
+    const targets = new Set(Array.from(segment.typoTermIds, (id) => terms[id]!));
+    expect(targets.has('environment')).toBe(true);
+    for (const absent of ['enviroment', 'kubernet', 'config_valu', 'v2']) expect(targets.has(absent)).toBe(false);
+    expect(segment.typoHashes.length).toBe(segment.typoTermIds.length);
+    expect(Array.from(segment.typoHashes).every((h, i, a) => i === 0 || a[i - 1]! <= h)).toBe(true);
+  });
+
+  it('a rare term whose near neighbour is common also matches the common one, below its own page', () => {
+    const rare = ranked('enviroment');
+    expect(rare.total).toBe(25); // its own page and the 24 pages of "environment"
+    expect(rare.first).toBe('/docs/env/typo');
+    // an unknown misspelling finds the common word's pages; a rare word without a common neighbour stays alone
+    expect(ranked('envronment').total).toBe(24);
+    expect(ranked('kubernetes').total).toBe(1);
   });
 });

@@ -37,6 +37,22 @@ describe('GET /api/search', () => {
     expect(short.total).toBe(0);
   });
 
+  it('ranks a question by coverage: results although no page holds every word, the page that answers it first', async () => {
+    // "how", "do", "I" are stop words, "way" is question filler; no fixture page holds all of the rest
+    const question = 'is there a way to walk every page of the results with a cursor';
+    const { hits, total } = await results(`query=${encodeURIComponent(question)}`);
+    expect(hits.length).toBeGreaterThan(0);
+    expect(total).toBe(hits.length);
+    expect(hits.slice(0, 3).map((h) => h.url.split('#')[0])).toContain('/docs/api/search');
+    // limited pages walk the same ranking, with the same total on every page
+    const first = await results(`query=${encodeURIComponent(question)}&limit=5`);
+    expect(first.total).toBe(total);
+    expect(first.hits.map((h) => h.id)).toEqual(hits.slice(0, 5).map((h) => h.id));
+    const next = await results(`query=${encodeURIComponent(question)}&cursor=${encodeURIComponent(first.res.headers.get('x-next-cursor')!)}`);
+    expect(next.total).toBe(total);
+    expect(next.hits.map((h) => h.id)).toEqual(hits.slice(5, 10).map((h) => h.id));
+  });
+
   it('returns ranked hits with the contract fields and X-Total-Count', async () => {
     const page = manifest.pages.find((p) => p.path === '/docs/api/search') ?? manifest.pages[0]!;
     const { res, hits, total } = await results(`query=${encodeURIComponent(page.title)}`);

@@ -11,12 +11,13 @@ import { type ColdArray, type ColdElements, inFile } from './cold-array.ts';
 import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './segment.ts';
 
 /** The file format; a file of another version is not read (the index is rebuilt). */
-export const INDEX_FORMAT_VERSION = 6;
+export const INDEX_FORMAT_VERSION = 7;
 const MAGIC = 'ADSIDX';
 
 type ArrayName = 'bodyPostingsStart' | 'bodyPostingPages' | 'bodyPostingFrequencies' | 'titlePostingsStart' | 'titlePostingPages'
   | 'pageLengths' | 'pageTypes' | 'pageFirstWord' | 'wordCheckpoints' | 'pageFirstByte' | 'zeroWidthSeparated'
-  | 'pageFirstSection' | 'sectionPostingsStart' | 'staticHitOffsets' | 'staticHitBytes' | 'staticHitWords' | 'pagesByUrl';
+  | 'pageFirstSection' | 'sectionPostingsStart' | 'staticHitOffsets' | 'staticHitBytes' | 'staticHitWords' | 'pagesByUrl'
+  | 'typoHashes' | 'typoTermIds';
 type ColdName = 'texts' | 'sectionPostingSections' | 'sectionPostingCounts';
 /** The page table and vocabulary: strings (vocab j: j; page i: V + 3i + url|title|section; anchor a: V + 3n + 2a + id|text). */
 type TableName = 'stringOffsets' | 'stringBytes' | 'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading';
@@ -25,6 +26,7 @@ const ARRAYS: ArrayName[] = [
   'bodyPostingsStart', 'bodyPostingPages', 'bodyPostingFrequencies', 'titlePostingsStart', 'titlePostingPages',
   'pageLengths', 'pageTypes', 'pageFirstWord', 'wordCheckpoints', 'pageFirstByte', 'zeroWidthSeparated',
   'pageFirstSection', 'sectionPostingsStart', 'staticHitOffsets', 'staticHitBytes', 'staticHitWords', 'pagesByUrl',
+  'typoHashes', 'typoTermIds',
 ];
 /** Written after everything else: a loaded segment reads them from the file when a query needs them. */
 const COLD: ColdName[] = ['texts', 'sectionPostingSections', 'sectionPostingCounts'];

@@ -1,11 +1,15 @@
 /**
  * The query: canonical terms (text.ts queryTerms) → matching pages → scores → ranking, over every segment.
  *
- * Matching: a query term matches its expansions (term-dictionary.ts) in page texts and titles; match 'all' keeps the
- * pages holding every term, 'any' those holding at least one (for natural-language questions), scored down by the
- * share of terms they miss. Scoring: BM25 (k1 1.2, b 0.75) over heading-weighted term frequencies, the expansions of
- * one query term folded into one BM25 term (similarity-weighted frequencies add up; df is their union); pages whose
- * title holds every term rank above all others (shorter titles first); ties by url (top-k.ts).
+ * Matching: a query term matches its expansions (term-dictionary.ts: exact, prefix, typo neighbours) in page texts and
+ * titles; match 'all' keeps the pages holding every term, 'any' (the search API, /ask, the assistant) those holding at
+ * least one. Scoring is BM25F-like: BM25 (k1 1.2, b 0.75) over heading-weighted body frequencies (h1 3 … h4–h6 1.5,
+ * segment-builder.ts) plus the title as a field (TITLE_WEIGHT), the expansions of one query term folded into one BM25
+ * term (similarity-weighted frequencies add up; df is their union); question filler ("use", "way") weighs
+ * FILLER_WEIGHT. Coverage: the score is multiplied by the share of the query's meaningful (non-filler) words the page
+ * holds, and a query of one or two meaningful words ranks the pages holding all of them first. Pages whose title
+ * holds every term rank above all others (shorter titles, and exact rather than prefix title matches, first); ties by
+ * url (top-k.ts).
  *
  * Why per-worker scratch arrays the size of the index, stamped per query: a query touches a few thousand pages of
  * tens of thousands, and allocating or clearing per-page arrays per query would cost more than the scoring.
@@ -14,6 +18,7 @@ import { type RankingKeys, TOP_K_MAX, selectTop, sortAll } from './top-k.ts';
 import type { Documents } from './documents.ts';
 import { CONTENT_TYPES, type ContentType } from './segment.ts';
 import type { TermDictionary } from './term-dictionary.ts';
+import { QUESTION_FILLER } from '../text.ts';
 
 /** Ranked result of a query over the whole index. */
 export interface Ranking {
@@ -31,16 +36,29 @@ export type MatchMode = 'all' | 'any';
 
 const K1 = 1.2;
 const B = 0.75;
+/** A title word counts as this many body occurrences (BM25F field weight), against titles of TITLE_LENGTH words. */
+const TITLE_WEIGHT = 3;
+const TITLE_LENGTH = 3;
+/** Share of a query-filler word's (text.ts QUESTION_FILLER) weight: "use", "way", "make" say little of what is asked. */
+const FILLER_WEIGHT = 0.2;
+/**
+ * Queries of at most this many meaningful words (what is typed into a search box) rank the pages holding all of them
+ * above every page holding fewer; longer queries (questions) weigh coverage as a factor, since a question's page
+ * rarely holds every one of its words (a strict tier for them measured worse, content/docs/api/search-quality.md).
+ */
+const ALL_WORDS_FIRST_MAX = 2;
 
 export class QueryScorer {
   private readonly documents: Documents;
   private readonly dictionary: TermDictionary;
   /** Per page: BM25 sum; query terms matched (anywhere, in the title) and the last term counted for each. */
   private readonly bm25: Float64Array;
-  private readonly matched: Uint8Array;
-  private readonly lastMatched: Int8Array;
+  private readonly matched: Uint16Array;
   private readonly titleMatched: Uint8Array;
   private readonly lastTitleMatched: Int8Array;
+  private readonly titleMask: Uint16Array;
+  /** Per page: the similarity of the title expansion that first matched each query term, summed. */
+  private readonly titleSimilarity: Float64Array;
   /** Per page: the query that last touched it (its scratch values are stale otherwise), and the touched pages. */
   private readonly queryStamp: Int32Array;
   private readonly touched: Int32Array;
@@ -58,10 +76,11 @@ export class QueryScorer {
     this.dictionary = dictionary;
     const n = documents.count;
     this.bm25 = new Float64Array(n);
-    this.matched = new Uint8Array(n);
-    this.lastMatched = new Int8Array(n);
+    this.matched = new Uint16Array(n);
     this.titleMatched = new Uint8Array(n);
     this.lastTitleMatched = new Int8Array(n);
+    this.titleMask = new Uint16Array(n);
+    this.titleSimilarity = new Float64Array(n);
     this.queryStamp = new Int32Array(n);
     this.touched = new Int32Array(n);
     this.candidates = new Int32Array(n);
@@ -82,7 +101,7 @@ export class QueryScorer {
     if (nT === 0 || documents.count === 0) return empty;
     const typeFilter = type === undefined ? -1 : CONTENT_TYPES.indexOf(type);
     const stamp = ++this.queryNumber;
-    const { bm25, matched, lastMatched, titleMatched, lastTitleMatched, queryStamp, touched, termFrequency, termStamp, termPages } = this;
+    const { bm25, matched, titleMatched, lastTitleMatched, titleMask, titleSimilarity, queryStamp, touched, termFrequency, termStamp, termPages } = this;
     const lengths = documents.lengths;
     let nTouched = 0;
     const N = documents.count;
@@ -92,13 +111,17 @@ export class QueryScorer {
         queryStamp[d] = stamp;
         bm25[d] = 0;
         matched[d] = 0;
-        lastMatched[d] = -1;
         titleMatched[d] = 0;
         lastTitleMatched[d] = -1;
+        titleMask[d] = 0;
+        titleSimilarity[d] = 0;
         touched[nTouched++] = d;
       }
     };
     const segments = documents.segments;
+    const termWeight = new Float64Array(nT);
+    let allTerms = 0;
+    let meaningful = 0;
     for (let ti = 0; ti < nT; ti++) {
       const expansions = this.dictionary.expansions(terms[ti]!);
       if (expansions.length === 0) {
@@ -129,48 +152,72 @@ export class QueryScorer {
             if (lastTitleMatched[d] !== ti) {
               lastTitleMatched[d] = ti;
               titleMatched[d]!++;
+              titleSimilarity[d]! += v.similarity;
             }
-            if (lastMatched[d] !== ti) {
-              lastMatched[d] = ti;
-              matched[d]!++;
-            }
+            titleMask[d]! |= 1 << ti;
+            matched[d]! |= 1 << ti;
           }
         }
       }
-      const w = Math.log(1 + (N - nt + 0.5) / (nt + 0.5)) * (K1 + 1);
+      const filler = QUESTION_FILLER.has(terms[ti]!);
+      const idf = (filler ? FILLER_WEIGHT : 1) * Math.log(1 + (N - nt + 0.5) / (nt + 0.5));
+      const w = idf * (K1 + 1);
       for (let j = 0; j < nt; j++) {
         const d = termPages[j]!;
         touch(d);
         const f = termFrequency[d]!;
         bm25[d]! += (w * f) / (f + K1 * (1 - B + (B * lengths[d]!) / averageLength));
-        if (lastMatched[d] !== ti) {
-          lastMatched[d] = ti;
-          matched[d]!++;
-        }
+        matched[d]! |= 1 << ti;
       }
+      termWeight[ti] = idf;
+      allTerms |= 1 << ti;
+      if (!filler) meaningful |= 1 << ti;
     }
     const candidates = this.candidates;
     let nc = 0;
     let maxBody = 0;
     const fin = this.finalScores;
-    const need = match === 'all' ? nT : 1;
+    // coverage counts the meaningful words (all of them when the query is only filler)
+    const counted = meaningful || allTerms;
+    let nCounted = 0;
+    for (let ti = 0; ti < nT; ti++) if (counted & (1 << ti)) nCounted++;
+    let allCovered = 0;
+    let maxPartial = 0;
     for (let k = 0; k < nTouched; k++) {
       const d = touched[k]!;
-      if (matched[d]! < need) continue;
+      const mask = matched[d]!;
+      if (match === 'all' ? mask !== (1 << nT) - 1 : mask === 0) continue;
       if (typeFilter >= 0 && documents.types[d] !== typeFilter) continue;
       candidates[nc++] = d;
-      if (titleMatched[d] !== nT) {
-        const coverage = matched[d]! / nT;
-        const s = bm25[d]! * (1 + (0.5 * titleMatched[d]!) / nT) * coverage * coverage;
-        fin[d] = s;
-        if (s > maxBody) maxBody = s;
+      if (titleMatched[d] === nT) continue;
+      let covered = 0;
+      let title = 0;
+      for (let ti = 0; ti < nT; ti++) {
+        const bit = 1 << ti;
+        if (mask & counted & bit) covered++;
+        if (titleMask[d]! & bit) title += termWeight[ti]!;
       }
+      // the title as a BM25F field: a matched title word weighs TITLE_WEIGHT body occurrences, saturated by title length
+      if (title > 0) title *= (TITLE_WEIGHT * (K1 + 1)) / (1 + K1 * (1 - B + (B * documents.titleTerms(d)) / TITLE_LENGTH));
+      const score = (bm25[d]! + title) * (1 + (0.5 * titleMatched[d]!) / nT) * (covered / nCounted);
+      fin[d] = score;
+      if ((mask & counted) === counted) allCovered++;
+      else if (score > maxPartial) maxPartial = score;
     }
-    // title tier: above every other page; shorter titles (the query is more of the title) first
+    // a short query: the pages holding all its words first (a tier above every partial match)
+    const allFirst = nCounted <= ALL_WORDS_FIRST_MAX && allCovered > 0;
+    for (let k = 0; k < nc; k++) {
+      const d = candidates[k]!;
+      if (titleMatched[d] === nT) continue;
+      if (allFirst && (matched[d]! & counted) === counted) fin[d]! += maxPartial;
+      if (fin[d]! > maxBody) maxBody = fin[d]!;
+    }
+    // title tier: above every other page; shorter titles (the query is more of the title) and titles holding the words
+    // themselves rather than longer words they begin (`fsModuleCache` before `fsModuleCachePath`) first
     let max = 0;
     for (let k = 0; k < nc; k++) {
       const d = candidates[k]!;
-      if (titleMatched[d] === nT) fin[d] = (bm25[d]! + maxBody) * (1 + nT / Math.max(nT, documents.titleTerms(d)));
+      if (titleMatched[d] === nT) fin[d] = (bm25[d]! + maxBody) * (1 + nT / Math.max(nT, documents.titleTerms(d))) * (titleSimilarity[d]! / nT);
       if (fin[d]! > max) max = fin[d]!;
     }
     const keys: RankingKeys = {

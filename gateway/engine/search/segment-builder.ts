@@ -14,6 +14,7 @@ import type { PagefindFragment } from '../pagefind-bundle.ts';
 import { toPlainText, wordTerms } from '../text.ts';
 import { GrowableArray } from './growable-array.ts';
 import { withSectionsAndStaticHits } from './section-builder.ts';
+import { segmentTypoIndex } from './typo-index.ts';
 import { type AnchorInfo, CONTENT_TYPES, type ContentType, type ManifestFallback, type PageInfo, type SegmentData, WORD_CHECKPOINT_INTERVAL } from './segment.ts';
 
 type SharedCtor<T> = { new (b: SharedArrayBuffer, o: number, n: number): T; BYTES_PER_ELEMENT: number };
@@ -210,6 +211,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     content.set(c, off);
     off += c.length;
   }
+  const typo = segmentTypoIndex(sortedVocabulary, bodyPostings.start, titlePostings.start);
   return withSectionsAndStaticHits(termOfWord, {
     pageCount: n,
     pages,
@@ -227,6 +229,8 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     pageFirstByte: shared(Uint32Array, firstByte, n + 1),
     texts: inMemory(content),
     zeroWidthSeparated: shared(Uint8Array, zeroWidth, n),
+    typoHashes: shared(Uint32Array, typo.hashes, typo.hashes.length),
+    typoTermIds: shared(Uint32Array, typo.termIds, typo.termIds.length),
   });
 }
 

@@ -96,6 +96,9 @@ export interface SegmentData {
   staticHitBytes: Uint8Array;
   /** [the STATIC_WORDS the static hits were rendered with]: other values make the results render them again. */
   staticHitWords: Int32Array;
+  /** The typo index of the term dictionary (typo-index.ts segmentTypoIndex): deletion hashes ascending, term id of each. */
+  typoHashes: Uint32Array;
+  typoTermIds: Uint32Array;
 }
 
 /** Interval of wordCheckpoints. */

@@ -3,10 +3,12 @@
  * matches its exact form plus up to `maxExpansions` prefix expansions, the most frequent first, each with a
  * similarity weight and its term id in every segment. A term no segment holds exactly also matches its typo
  * neighbours (typo-index.ts: one edit from 5 characters, two from 9) as expansions of the same shape, weighted below
- * every exact and prefix match (TYPO_SIMILARITY), so a query whose terms all exist ranks exactly as without them.
+ * every exact and prefix match (TYPO_SIMILARITY), so a query whose terms all exist ranks exactly as without them. So
+ * does a rare term (on at most RARE_TERM_PAGES pages) whose neighbour is common (RARE_NEIGHBOUR_RATIO times as many
+ * pages): the docs' own misspelling of a word, or a real word the reader did not mean, no longer hides the common one.
  *
- * Why the typo index is built lazily, once per segment per worker: it is derived from the term list alone, and only
- * queries with an unknown term need it; the first such query pays the build (measured on the performance page).
+ * Why the typo index is read from the segment: it is built with the segment (segment-builder.ts, at build time) and
+ * shared like the rest of it, so the first fuzzy query costs what later ones do — a few dozen binary searches.
  *
  * Why a threshold algorithm: compound identifiers give a common prefix thousands of expansions ('request…': ≈2,700
  * per segment), and decoding every one to rank them costs ms per query; the expansions are visited by weight and the
@@ -14,7 +16,7 @@
  * repeated terms, share them.
  */
 import type { List, SegmentData } from './segment.ts';
-import { buildTypoIndex, typoMatches, type TypoIndexData } from './typo-index.ts';
+import { typoMatches, type TypoIndexData } from './typo-index.ts';
 
 /** A term's expansion: its text, similarity to the query term (1 exact), and its id per segment (-1 absent). */
 export interface Expansion { term: string; similarity: number; ids: Int32Array }
@@ -22,18 +24,12 @@ export interface Expansion { term: string; similarity: number; ids: Int32Array }
 const MEMO_MAX = 20_000;
 /** Similarity of a typo expansion by edit distance: well below an exact match, one edit above two. */
 const TYPO_SIMILARITY = [1, 0.5, 0.3] as const;
-/** Each segment's deletion index, built on first need and shared by every dictionary over that segment. */
-const typoIndexes = new WeakMap<SegmentData, TypoIndexData>();
+/** A term on at most this many pages is rare: its typo neighbours on RARE_NEIGHBOUR_RATIO times as many pages join it. */
+const RARE_TERM_PAGES = 3;
+const RARE_NEIGHBOUR_RATIO = 20;
 
 function typoIndexOf(segment: SegmentData): TypoIndexData {
-  let index = typoIndexes.get(segment);
-  if (index === undefined) {
-    const terms: string[] = new Array(segment.terms.length);
-    for (let id = 0; id < terms.length; id++) terms[id] = segment.terms.at(id)!;
-    index = buildTypoIndex(terms);
-    typoIndexes.set(segment, index);
-  }
-  return index;
+  return { hashes: segment.typoHashes, termIds: segment.typoTermIds };
 }
 /**
  * Prefixes with at most this many expansions (all segments) are scanned; beyond, the threshold algorithm, until it
@@ -58,7 +54,13 @@ export class TermDictionary {
     let out = this.memo.get(term);
     if (out === undefined) {
       out = this.compute(term);
-      if (out[0]?.similarity !== 1) out = [...out, ...this.typoExpansions(term)];
+      const exact = out[0]?.similarity === 1 ? this.pages(out[0].ids) : 0;
+      if (exact <= RARE_TERM_PAGES) {
+        // neighbours that are not prefix expansions already (`middlewar` expands to `middleware` both ways)
+        const have = new Set(out.map((e) => e.term));
+        const typos = this.typoExpansions(term, exact * RARE_NEIGHBOUR_RATIO).filter((e) => !have.has(e.term));
+        if (typos.length) out = [...out, ...typos];
+      }
       if (this.memo.size >= MEMO_MAX) this.memo.clear();
       this.memo.set(term, out);
     }
@@ -69,7 +71,7 @@ export class TermDictionary {
    * The term's typo neighbours merged across segments, the nearest then the most frequent first, at most
    * maxExpansions of them.
    */
-  private typoExpansions(term: string): Expansion[] {
+  private typoExpansions(term: string, minPages = 0): Expansion[] {
     const S = this.segments.length;
     const found = new Map<string, { distance: number; weight: number; ids: Int32Array }>();
     this.segments.forEach((segment, k) => {
@@ -85,9 +87,17 @@ export class TermDictionary {
       }
     });
     return [...found.entries()]
+      .filter(([, entry]) => entry.weight >= minPages)
       .sort((a, b) => a[1].distance - b[1].distance || b[1].weight - a[1].weight || (a[0] < b[0] ? -1 : 1))
       .slice(0, this.maxExpansions)
       .map(([text, entry]) => ({ term: text, similarity: TYPO_SIMILARITY[entry.distance]!, ids: entry.ids }));
+  }
+
+  /** Pages (body plus title postings) of a term with these ids per segment. */
+  private pages(ids: Int32Array): number {
+    let n = 0;
+    for (let k = 0; k < ids.length; k++) if (ids[k]! >= 0) n += this.weight(k, ids[k]!);
+    return n;
   }
 
   /** Body plus title document frequency of term id `id` in segment k: an expansion's weight. */

@@ -7,9 +7,11 @@
  * characters from each. Every index term's deletions are hashed once, when the index is built, into one sorted array;
  * a query term's own deletions (≈ 10 for 8 characters at distance 1, ≈ 55 for 10 at distance 2) are then looked up by
  * binary search, and only the few candidates found are checked with the real distance. A fuzzy query costs a few
- * dozen binary searches instead of a scan of the vocabulary, and the index is two flat arrays that can live in a
- * SharedArrayBuffer or a file like the rest of the segment.
+ * dozen binary searches instead of a scan of the vocabulary, and the index is two flat arrays that live in the
+ * segment file and its SharedArrayBuffer like the rest of the segment: built once with the segment, never on a request.
  */
+
+import type { List } from './segment.ts';
 
 /** The edits a query term of this length may carry: 0 below 5 characters, 1 up to 8, 2 from 9. */
 export function maxTypoDistance(length: number): 0 | 1 | 2 {
@@ -73,12 +75,7 @@ export function deletions(term: string, depth: number): Set<string> {
 
 /** FNV-1a, 32 bits: deletion strings are stored as hashes; a collision only adds a candidate the distance check drops. */
 function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  return hashWithout(text, -1, -1);
 }
 
 /** The deletion index of one term list: hashes sorted ascending, and the term id of each hash at the same position. */
@@ -90,28 +87,69 @@ export interface TypoIndexData {
 /** Term ids share a float64 with the hash (hash × 2^21 + id stays exact below 2^53), so one native numeric sort orders both. */
 const ID_SPACE = 2 ** 21;
 
+/** FNV-1a of `term` without the characters at positions `skipA` and `skipB` (-1: none): a deletion's hash, no string built. */
+function hashWithout(term: string, skipA: number, skipB: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) {
+    if (i === skipA || i === skipB) continue;
+    h ^= term.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 /**
  * Builds the index over `terms` (term id = position in the list, below 2^21). `include` leaves terms out (for
- * example those too rare to be worth suggesting).
+ * example those too rare to be worth suggesting). The deletions are hashed by position (no string per deletion) into
+ * one presized array, sorted natively; a deletion reached twice (`aab` → `ab`) is stored once.
  */
-export function buildTypoIndex(terms: readonly string[], include: (termId: number) => boolean = () => true): TypoIndexData {
+export function buildTypoIndex(terms: List<string> | readonly string[], include: (termId: number) => boolean = () => true): TypoIndexData {
   if (terms.length > ID_SPACE) throw new RangeError(`a typo index holds at most ${ID_SPACE} terms`);
-  const packed: number[] = [];
-  terms.forEach((term, id) => {
-    if (term.length > MAX_TERM_LENGTH || !include(id)) return;
+  const kept: number[] = [];
+  let size = 0;
+  for (let id = 0; id < terms.length; id++) {
+    const length = terms.at(id)!.length;
+    const depth = length > MAX_TERM_LENGTH ? 0 : indexDeletionDepth(length);
+    if (depth === 0 || !include(id)) continue;
+    kept.push(id);
+    size += 1 + length + (depth === 2 ? (length * (length - 1)) / 2 : 0);
+  }
+  const packed = new Float64Array(size);
+  let at = 0;
+  for (const id of kept) {
+    const term = terms.at(id)!;
     const depth = indexDeletionDepth(term.length);
-    if (depth === 0) return;
-    for (const key of deletions(term, depth)) packed.push(hash(key) * ID_SPACE + id);
-  });
-  const sorted = Float64Array.from(packed).sort();
-  const hashes = new Uint32Array(sorted.length);
-  const termIds = new Uint32Array(sorted.length);
-  for (let i = 0; i < sorted.length; i++) {
-    const h = Math.floor(sorted[i]! / ID_SPACE);
+    packed[at++] = hashWithout(term, -1, -1) * ID_SPACE + id;
+    for (let i = 0; i < term.length; i++) {
+      packed[at++] = hashWithout(term, i, -1) * ID_SPACE + id;
+      if (depth === 2) for (let j = i + 1; j < term.length; j++) packed[at++] = hashWithout(term, i, j) * ID_SPACE + id;
+    }
+  }
+  packed.sort();
+  let n = 0;
+  for (let i = 0; i < packed.length; i++) if (i === 0 || packed[i] !== packed[i - 1]) packed[n++] = packed[i]!;
+  const hashes = new Uint32Array(n);
+  const termIds = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const h = Math.floor(packed[i]! / ID_SPACE);
     hashes[i] = h;
-    termIds[i] = sorted[i]! - h * ID_SPACE;
+    termIds[i] = packed[i]! - h * ID_SPACE;
   }
   return { hashes, termIds };
+}
+
+/** Index terms a misspelling may aim at: words (letters only; identifiers and numbers are copied, not typed) on 2+ pages. */
+const TYPO_TARGET = /^[a-z]+$/;
+const TYPO_TARGET_MIN_PAGES = 2;
+
+/**
+ * The typo index of a segment's sorted term dictionary, built with the segment (at build time, in the index builder's
+ * process) and stored in its file: only words that occur on at least TYPO_TARGET_MIN_PAGES pages (body or title) are
+ * targets — a word on one page is as often a typo, a name or a code as a word a reader means.
+ */
+export function segmentTypoIndex(terms: List<string> | readonly string[], bodyPostingsStart: Int32Array, titlePostingsStart: Int32Array): TypoIndexData {
+  const pages = (id: number) => bodyPostingsStart[id + 1]! - bodyPostingsStart[id]! + titlePostingsStart[id + 1]! - titlePostingsStart[id]!;
+  return buildTypoIndex(terms, (id) => pages(id) >= TYPO_TARGET_MIN_PAGES && TYPO_TARGET.test(terms.at(id)!));
 }
 
 function lowerBound(values: Uint32Array, target: number): number {

@@ -1,0 +1,68 @@
+// Coverage ranking ('any', the search API and /ask): pages holding more of a query's meaningful words rank higher,
+// a short query ranks the pages holding all its words first, question filler weighs little, the title counts as a
+// field, and the total counts every page holding at least one word. An in-memory index of a few synthetic pages.
+import { describe, expect, it } from 'vitest';
+import type { PagefindFragment } from '../../gateway/engine/pagefind-bundle.ts';
+import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
+import { buildSegment } from '../../gateway/engine/search/segment-builder.ts';
+import { queryTerms } from '../../gateway/engine/text.ts';
+
+function fragment(url: string, title: string, content: string): PagefindFragment {
+  return { url, content, word_count: content.split(' ').length, meta: { title }, filters: { type: ['docs'] }, anchors: [] };
+}
+
+const filler = 'The runner reads the files, starts the workers and reports what happened in the terminal once done.';
+const pages = [
+  // every word of the question, once each, in a long page
+  fragment('/docs/guide/retries', 'Flaky tests', `${filler} A flaky test can retry automatically when it fails. ${filler} ${filler}`),
+  // one word of it, in the title and many times in the body
+  fragment('/docs/config/retry', 'Retry', `Retry retry retry: the retry option sets how often to retry. ${filler}`),
+  // only question filler ("way", "use")
+  fragment('/docs/guide/ways', 'Ways to use it', `There is a way to use it, and another way to use it. ${filler}`),
+  // neither word of the two-word query below, one of the question
+  fragment('/docs/guide/reviewer', 'Reviewer', `The reviewer checks pull requests. The reviewer agent reviews. ${filler}`),
+  fragment('/docs/guide/deploy', 'Deploy', `Deploy the site: deploy, deploy and deploy again. ${filler}`),
+  fragment('/docs/guide/release', 'Release pipeline', `${filler} It chains the reviewer and the deploy step. ${filler} ${filler}`),
+];
+const index = new SearchIndex([buildSegment(pages, pages.length)]);
+const urls = (query: string, match: 'any' | 'all' = 'any') => {
+  const r = index.rank(queryTerms(query), undefined, match);
+  return { total: r.total, urls: Array.from(r.docs, (d) => index.hit(d, 1, false, index.matchSets(queryTerms(query))).path) };
+};
+
+describe('coverage ranking', () => {
+  it('ranks the page holding every meaningful word of a question above one holding a word often, even in its title', () => {
+    const { urls: ranked } = urls('is there a way to retry a flaky test automatically');
+    expect(ranked[0]).toBe('/docs/guide/retries');
+    expect(ranked.indexOf('/docs/config/retry')).toBeGreaterThan(0);
+  });
+
+  it('a page holding only question filler ranks below every page holding a meaningful word', () => {
+    const { urls: ranked } = urls('is there a way to retry a flaky test automatically');
+    expect(ranked.at(-1)).toBe('/docs/guide/ways');
+  });
+
+  it('a short query ranks the pages holding all its words first', () => {
+    const { urls: ranked, total } = urls('reviewer deploy');
+    expect(ranked[0]).toBe('/docs/guide/release');
+    expect(new Set(ranked.slice(1, 3))).toEqual(new Set(['/docs/guide/reviewer', '/docs/guide/deploy']));
+    expect(total).toBe(3); // every page holding at least one word
+    // match 'all' keeps only the page holding both
+    expect(urls('reviewer deploy', 'all')).toEqual({ total: 1, urls: ['/docs/guide/release'] });
+  });
+
+  it('a page whose title holds the query ranks first', () => {
+    const { urls: ranked } = urls('flaky');
+    expect(ranked[0]).toBe('/docs/guide/retries');
+  });
+
+  it('limited rankings are the prefix of the full ranking, with the same total', () => {
+    const terms = queryTerms('how do I deploy the reviewer with a retry');
+    const full = index.rank(terms, undefined, 'any');
+    for (const k of [1, 2, 3, full.total]) {
+      const top = index.rank(terms, undefined, 'any', k);
+      expect(top.total).toBe(full.total);
+      expect(Array.from(top.docs)).toEqual(Array.from(full.docs.subarray(0, k)));
+    }
+  });
+});
