@@ -4,6 +4,8 @@
 // nodes by hand (text nodes only, links limited to http(s) and site paths), never
 // through innerHTML, and `[n]` becomes a link to the n-th result. Loaded on first use.
 import { createParser } from 'eventsource-parser';
+import { loadStylesheet } from './stylesheet.ts';
+import askCss from '../../styles/ask.css?url';
 
 interface AskResult {
   name: string;
@@ -170,6 +172,7 @@ export async function ask(query: string, view: AskView): Promise<void> {
   const controller = new AbortController();
   running = controller;
   const { output } = view;
+  await loadStylesheet(askCss);
   output.replaceChildren();
   output.setAttribute('aria-busy', 'true');
   view.status('Answering…');

@@ -2,6 +2,8 @@
 // Loaded only when a person opens search (or on the 404 page), so pages stay light.
 
 import { enhanceSearch, processResult } from './search-enhance.ts';
+import { loadStylesheet } from './stylesheet.ts';
+import siteSearchCss from '../../styles/search.css?url';
 
 interface PagefindUIInstance {
   triggerSearch(term: string): void;
@@ -12,15 +14,12 @@ const bundlePath = '/pagefind/';
 let loading: Promise<PagefindUIConstructor> | undefined;
 const mounted = new WeakMap<HTMLElement, PagefindUIInstance>();
 
-/** Loads pagefind-ui.css and pagefind-ui.js once. */
+/** Loads pagefind-ui.css, the site's search.css and pagefind-ui.js once. */
 export function loadPagefindUI(): Promise<PagefindUIConstructor> {
   loading ??= new Promise<PagefindUIConstructor>((resolve, reject) => {
-    const css = document.createElement('link');
-    css.rel = 'stylesheet';
-    css.href = `${bundlePath}pagefind-ui.css`;
-    // Before our own stylesheet so the site's theme variables win.
-    const first = document.head.querySelector('link[rel="stylesheet"]');
-    document.head.insertBefore(css, first);
+    // pagefind-ui.css before the site's stylesheets, search.css (its colours) after all: the site's rules win.
+    void loadStylesheet(`${bundlePath}pagefind-ui.css`, document.head.querySelector('link[rel="stylesheet"]'));
+    void loadStylesheet(siteSearchCss);
     const script = document.createElement('script');
     script.src = `${bundlePath}pagefind-ui.js`;
     script.onload = () => {
