@@ -52,9 +52,10 @@ function revealCurrent(): void {
     sidebar.scrollTop = Math.max(0, top - sidebar.clientHeight / 3);
   }
 }
-revealCurrent();
+const wide = matchMedia('(min-width: 56rem)');
+// The drawer (narrow screens) reveals it when opened; measuring a hidden sidebar on load would only force a layout.
+if (wide.matches) requestAnimationFrame(revealCurrent);
 if (menuButton && sidebar) {
-  const wide = matchMedia('(min-width: 56rem)');
   const setOpen = (open: boolean, restoreFocus = false) => {
     menuButton.setAttribute('aria-expanded', String(open));
     sidebar.toggleAttribute('data-open', open);
