@@ -84,7 +84,7 @@ const dialogTarget = dialog?.querySelector<HTMLElement>('[data-search-target]');
 // A plain input that is there at once, so typing (and the phone keyboard, which
 // only opens on a focus inside the tap) works while the Pagefind UI loads.
 const preInput = dialog?.querySelector<HTMLInputElement>('[data-search-preinput]');
-const preload = () => void import('./search.ts').then((m) => m.loadPagefindUI()).catch(() => {});
+const preload = () => void import('./search.ts').then((m) => m.preloadSearch()).catch(() => {});
 
 async function openSearch(): Promise<void> {
   if (!dialog || !dialogTarget) return;
