@@ -351,6 +351,50 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     await small.context.close();
   }, 180_000);
 
+  it('says when the docs do not cover a question: a marked answer with the closest pages, its own status line', async () => {
+    const { context, page, errors } = await open();
+    await page.goto(`${base}/docs`);
+    await page.keyboard.press('/');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.keyboard.type('How do I bake sourdough bread at home?');
+    await page.keyboard.press('Enter');
+    const output = page.locator('[data-ask-output]');
+    await page.waitForFunction(() => document.querySelector('[data-ask-output]')?.getAttribute('aria-busy') === 'false', null, { timeout: 20_000 });
+    expect(await output.getAttribute('data-not-covered')).toBe('');
+    expect(await output.innerText()).toMatch(/does not cover this question/);
+    expect(await output.evaluate((o) => getComputedStyle(o, '::before').content)).toContain('Not covered');
+    expect(await output.locator('a[href*="/docs/"]').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('[data-ask-status]').textContent()).toMatch(/^The docs do not cover this question/);
+    // The next, covered question drops the mark.
+    await page.locator('#ask-input').fill('How do I deploy behind nginx?');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-ask-status]').textContent(), { timeout: 20_000 }).toMatch(/^Answer ready/);
+    expect(await output.getAttribute('data-not-covered')).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('colours code for the theme the reader picks, not only the system one', async () => {
+    const { context, page, errors } = await open(desktop, 'light');
+    await page.goto(base + writingPage);
+    const keyword = page.locator('pre.code .k').first();
+    const colour = () => keyword.evaluate((k) => getComputedStyle(k).color);
+    const background = () => keyword.evaluate((k) => getComputedStyle(k.closest('pre')!).backgroundColor);
+    const light = { text: await colour(), pre: await background() };
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const dark = { text: await colour(), pre: await background() };
+    expect(dark.text).not.toBe(light.text);
+    expect(dark.pre).not.toBe(light.pre);
+    // The same colours as a reader whose system is dark.
+    const system = await open(desktop, 'dark');
+    await system.page.goto(base + writingPage);
+    expect(await system.page.locator('pre.code .k').first().evaluate((k) => getComputedStyle(k).color)).toBe(dark.text);
+    await system.context.close();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   // Last: it spends this client's /ask budget on the shared gateway.
   it('says so when /ask refuses with 429, instead of a blank answer', async () => {
     const { context, page } = await open();
