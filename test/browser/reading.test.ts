@@ -1,15 +1,17 @@
 // Real-browser tests of reading a page: highlighted code with a copy button, code
 // groups whose choice follows the reader across pages, heading anchors, tables that
 // scroll by keyboard or stack on a phone, the page-actions menu, the Ask panel
-// streaming from the real gateway, the search dialog's keyboard, and axe-core on the
-// pages and states a reader meets. Debian chromium driven by playwright-core
-// against the fixture build served by the real gateway.
+// streaming from the real gateway, the search dialog (the gateway's ranking where the
+// gateway serves the site, the Pagefind bundle on a static-only host) and axe-core on
+// the pages and states a reader meets. Debian chromium driven by playwright-core
+// against the fixture build served by the real gateway (and by a plain file host).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
+import { startStaticHost } from '../helpers/static-host.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const desktop = { width: 1280, height: 800 };
@@ -47,6 +49,31 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     return { context, page, errors };
+  }
+
+  /** axe-core's violations on the page as it is, one line each. */
+  const audit = async (page: Page) => {
+    // Evaluated by the test harness, not added as an inline <script>: the pages' CSP rightly refuses those.
+    await page.evaluate(axeSource);
+    const result = (await page.evaluate(() => (window as unknown as { axe: { run(n: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] }))) as {
+      violations: { id: string; nodes: { target: string[] }[] }[];
+    };
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  };
+
+  /** From the focused search input: down into the results, up back to the input (class `inputClass`), Enter opens the second. */
+  async function walkResultsByKeyboard(page: Page, links: Locator, inputClass: string): Promise<void> {
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const second = (await links.nth(1).getAttribute('href'))!;
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(second);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.evaluate((name) => document.activeElement?.classList.contains(name), inputClass)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((u) => `${u.pathname}${u.hash}` === second);
   }
 
   const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
@@ -222,58 +249,82 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     await context.close();
   });
 
-  it('search: arrow keys and Enter open a result, filters show titles, one-letter matches are not marked', async () => {
+  it("searches with the gateway's ranking where the gateway serves the site: its order, arrow keys and Enter, titled filters", async () => {
     const { context, page, errors } = await open();
     await page.goto(`${base}/docs`);
+    const asked = page.waitForRequest((r) => r.url().includes('/api/search?') && new URL(r.url()).searchParams.get('query') === 'nginx');
     await page.getByRole('button', { name: /search/i }).click();
-    await page.keyboard.type('depoly', { delay: 20 });
+    await page.keyboard.type('nginx', { delay: 20 });
+    await asked;
     const dialog = page.locator('#search-dialog');
-    await dialog.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
-    await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0);
-    const marks = await dialog.locator('mark').allInnerTexts();
-    expect(marks.filter((m) => m.replace(/\W/g, '').length <= 1)).toEqual([]);
-    expect(await dialog.getByRole('textbox', { name: 'Search the docs' }).count()).toBe(1);
-    // Filter values read as titles, not slugs.
-    await expect
-      .poll(() => dialog.locator('.pagefind-ui__filter-label').allTextContents())
-      .toEqual(expect.arrayContaining([expect.stringMatching(/^Getting started \(\d+\)$/), expect.stringMatching(/^Documentation \(\d+\)$/)]));
-    const labels = await dialog.locator('.pagefind-ui__filter-label').allTextContents();
-    expect(labels.some((l) => l.startsWith('getting-started'))).toBe(false);
-
-    await dialog.locator('.pagefind-ui__search-input').fill('');
-    await dialog.locator('.pagefind-ui__search-input').pressSequentially('nginx', { delay: 20 });
-    await page.waitForFunction(() => /result/.test(document.querySelector('.pagefind-ui__message')?.textContent ?? '') && document.querySelectorAll('.pagefind-ui__loading').length === 0);
-    const links = dialog.locator('.pagefind-ui__result-link');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    const second = (await links.nth(1).getAttribute('href'))!;
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(second);
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
-    expect(await page.evaluate(() => document.activeElement?.classList.contains('pagefind-ui__search-input'))).toBe(true);
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    await page.waitForURL((u) => `${u.pathname}${u.hash}` === second);
+    const links = dialog.locator('.gateway-search-link');
+    await links.first().waitFor({ timeout: 10_000 });
+    expect(await page.locator('.pagefind-ui').count()).toBe(0);
+    // The pages in the order the gateway ranks them, one link per page.
+    const hits = (await (await fetch(`${base}/api/search?limit=40&query=nginx`)).json()) as { url: string }[];
+    const pagesInOrder = [...new Set(hits.map((h) => h.url.split('#')[0]))].slice(0, 10);
+    const shown = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')!.split('#')[0]));
+    expect(shown).toEqual(pagesInOrder);
+    expect(await dialog.locator('.gateway-search-message').innerText()).toMatch(/pages? for “nginx”/);
+    // Filters read as titles; the section filter keeps that section's pages.
+    const section = dialog.getByRole('combobox', { name: 'Section' });
+    expect(await section.locator('option').allTextContents()).toEqual(expect.arrayContaining(['All sections', 'Getting started', 'Deploy']));
+    expect(await dialog.getByRole('combobox', { name: 'Type' }).locator('option').allTextContents()).toEqual(expect.arrayContaining(['All types', 'Documentation']));
+    await section.selectOption('deploy');
+    await expect.poll(async () => (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')!))).every((h) => h.startsWith('/docs/deploy/'))).toBe(true);
+    await section.selectOption('');
+    await expect.poll(() => links.count()).toBe(pagesInOrder.length);
+    // Keys: down into the results, up back to the input, Enter opens the focused result.
+    await dialog.getByRole('searchbox', { name: 'Search the docs' }).focus();
+    await walkResultsByKeyboard(page, links, 'gateway-search-input');
     expect(errors).toEqual([]);
     await context.close();
   });
 
+  it('keeps a working search on a static-only host: the Pagefind bundle, keys, titled filters, no one-letter marks', async () => {
+    const host = await startStaticHost(join(distDir, 'site'));
+    const { context, page, errors } = await open();
+    const apiCalls: string[] = [];
+    page.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/') && apiCalls.push(new URL(r.url()).pathname));
+    try {
+      await page.goto(`${host.url}/docs`);
+      await page.getByRole('button', { name: /search/i }).click();
+      await page.keyboard.type('depoly', { delay: 20 });
+      const dialog = page.locator('#search-dialog');
+      await dialog.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0);
+      // One probe of the gateway (404 here), then the bundle only.
+      expect(apiCalls).toEqual(['/api/health']);
+      const marks = await dialog.locator('mark').allInnerTexts();
+      expect(marks.filter((m) => m.replace(/\W/g, '').length <= 1)).toEqual([]);
+      expect(await dialog.getByRole('textbox', { name: 'Search the docs' }).count()).toBe(1);
+      // Filter values read as titles, not slugs.
+      await expect
+        .poll(() => dialog.locator('.pagefind-ui__filter-label').allTextContents())
+        .toEqual(expect.arrayContaining([expect.stringMatching(/^Getting started \(\d+\)$/), expect.stringMatching(/^Documentation \(\d+\)$/)]));
+      const labels = await dialog.locator('.pagefind-ui__filter-label').allTextContents();
+      expect(labels.some((l) => l.startsWith('getting-started'))).toBe(false);
+      expect(await audit(page), 'Pagefind search dialog').toEqual([]);
+
+      await dialog.locator('.pagefind-ui__search-input').fill('');
+      await dialog.locator('.pagefind-ui__search-input').pressSequentially('nginx', { delay: 20 });
+      await page.waitForFunction(() => /result/.test(document.querySelector('.pagefind-ui__message')?.textContent ?? '') && document.querySelectorAll('.pagefind-ui__loading').length === 0);
+      const links = dialog.locator('.pagefind-ui__result-link');
+      await walkResultsByKeyboard(page, links, 'pagefind-ui__search-input');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await host.stop();
+    }
+  });
+
   it('has no axe-core violations on the home, a long docs page, the 404 and the assistant site, in both themes, nor with search or the phone menu open', async () => {
-    const audit = async (page: Page) => {
-      // Evaluated by the test harness, not added as an inline <script>: the pages' CSP rightly refuses those.
-      await page.evaluate(axeSource);
-      const result = (await page.evaluate(() => (window as unknown as { axe: { run(n: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { resultTypes: ['violations'] }))) as {
-        violations: { id: string; nodes: { target: string[] }[] }[];
-      };
-      return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    };
     const targets = [`${base}/`, base + tablePage, base + writingPage, `${base}/docs/no/such-page`, `${gateway.assistantUrl}/`];
     for (const scheme of ['light', 'dark'] as const) {
       for (const url of targets) {
         const { context, page } = await open(desktop, scheme);
         await page.goto(url);
-        if (url.endsWith('such-page')) await page.locator('[data-search-inline] .pagefind-ui__message').waitFor({ timeout: 10_000 });
+        if (url.endsWith('such-page')) await page.locator('[data-search-inline] .gateway-search-link').first().waitFor({ timeout: 10_000 });
         expect(await audit(page), `${scheme} ${url}`).toEqual([]);
         await context.close();
       }
@@ -282,8 +333,8 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     await page.goto(base + tablePage);
     await page.getByRole('button', { name: /search/i }).click();
     await page.keyboard.type('nginx');
-    await page.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
-    await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0);
+    await page.locator('.gateway-search-link').first().waitFor({ timeout: 10_000 });
+    await page.locator('.gateway-search-filter select').first().waitFor();
     expect(await audit(page), 'search dialog').toEqual([]);
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
     expect(await audit(page), 'ask mode').toEqual([]);
@@ -299,6 +350,50 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     expect(await small.page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Docs' }).isVisible()).toBe(true);
     await small.context.close();
   }, 180_000);
+
+  it('says when the docs do not cover a question: a marked answer with the closest pages, its own status line', async () => {
+    const { context, page, errors } = await open();
+    await page.goto(`${base}/docs`);
+    await page.keyboard.press('/');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.keyboard.type('How do I bake sourdough bread at home?');
+    await page.keyboard.press('Enter');
+    const output = page.locator('[data-ask-output]');
+    await page.waitForFunction(() => document.querySelector('[data-ask-output]')?.getAttribute('aria-busy') === 'false', null, { timeout: 20_000 });
+    expect(await output.getAttribute('data-not-covered')).toBe('');
+    expect(await output.innerText()).toMatch(/does not cover this question/);
+    expect(await output.evaluate((o) => getComputedStyle(o, '::before').content)).toContain('Not covered');
+    expect(await output.locator('a[href*="/docs/"]').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('[data-ask-status]').textContent()).toMatch(/^The docs do not cover this question/);
+    // The next, covered question drops the mark.
+    await page.locator('#ask-input').fill('How do I deploy behind nginx?');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-ask-status]').textContent(), { timeout: 20_000 }).toMatch(/^Answer ready/);
+    expect(await output.getAttribute('data-not-covered')).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('colours code for the theme the reader picks, not only the system one', async () => {
+    const { context, page, errors } = await open(desktop, 'light');
+    await page.goto(base + writingPage);
+    const keyword = page.locator('pre.code .k').first();
+    const colour = () => keyword.evaluate((k) => getComputedStyle(k).color);
+    const background = () => keyword.evaluate((k) => getComputedStyle(k.closest('pre')!).backgroundColor);
+    const light = { text: await colour(), pre: await background() };
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const dark = { text: await colour(), pre: await background() };
+    expect(dark.text).not.toBe(light.text);
+    expect(dark.pre).not.toBe(light.pre);
+    // The same colours as a reader whose system is dark.
+    const system = await open(desktop, 'dark');
+    await system.page.goto(base + writingPage);
+    expect(await system.page.locator('pre.code .k').first().evaluate((k) => getComputedStyle(k).color)).toBe(dark.text);
+    await system.context.close();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   // Last: it spends this client's /ask budget on the shared gateway.
   it('says so when /ask refuses with 429, instead of a blank answer', async () => {

@@ -194,11 +194,11 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
       await page.getByRole('button', { name: /search/i }).click();
       const dialog = page.locator('#search-dialog');
       expect(await dialog.isVisible()).toBe(true);
-      // Typing starts at once, before the Pagefind UI has loaded.
+      // Typing starts at once, before the search code has loaded (served by the gateway: its ranking).
       await page.keyboard.type(word, { delay: 20 });
-      const result = dialog.locator(`.pagefind-ui__result-link[href^="${target.path}"]`).first();
+      const result = dialog.locator(`.gateway-search-link[href^="${target.path}"]`).first();
       await result.waitFor({ timeout: 10_000 });
-      expect(await dialog.locator('.pagefind-ui__search-input').inputValue()).toBe(word);
+      expect(await dialog.getByRole('searchbox', { name: 'Search the docs' }).inputValue()).toBe(word);
       await page.screenshot({ path: join(artifacts, `${name}-search.png`) });
       if (name === 'phone') expect(await noHorizontalOverflow(page)).toBe(true);
       await result.click();
@@ -285,7 +285,7 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     expect(res?.status()).toBe(404);
     expect(await h1(page)).toBe('Page not found');
     for (const href of ['/', '/docs', '/llms.txt']) expect(await page.locator(`main a[href="${href}"]`).count(), href).toBeGreaterThan(0);
-    const suggestion = page.locator(`[data-search-inline] .pagefind-ui__result-link[href^="${first.path}"]`).first();
+    const suggestion = page.locator(`[data-search-inline] .gateway-search-link[href^="${first.path}"]`).first();
     await suggestion.waitFor({ timeout: 10_000 });
     expect(await noHorizontalOverflow(page)).toBe(true);
     await page.screenshot({ path: join(artifacts, 'phone-404.png') });
@@ -302,29 +302,19 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
         const { context, page } = await open(viewport, scheme);
         for (const path of ['/', '/docs', `/docs/${first.section}`, first.path, '/docs/no/such-page']) {
           await page.goto(base + path);
-          // The 404 page searches for the missing path once Pagefind has loaded: wait until that search has
-          // answered ("N results for …" / "No results for …", not "Searching for …") and every result's data has
-          // arrived (Pagefind's loading skeletons are text the colour of its background; see below). Checking only
-          // for skeletons could pass before the search had even started.
+          // The 404 page searches for the missing path once the search code has loaded (the gateway's ranking
+          // here): wait until that search has answered ("N pages for …" / "No results for …").
           if (path === '/docs/no/such-page') {
-            await page.waitForFunction(
-              () => {
-                const message = document.querySelector('[data-search-inline] .pagefind-ui__message')?.textContent ?? '';
-                return /result/i.test(message) && !/searching/i.test(message) && document.querySelectorAll('.pagefind-ui__loading').length === 0;
-              },
-              null,
-              { timeout: 10_000 },
-            );
+            await page.waitForFunction(() => /pages? for|no results/i.test(document.querySelector('[data-search-inline] .gateway-search-message')?.textContent ?? ''), null, {
+              timeout: 10_000,
+            });
           }
           expect(await page.evaluate(auditContrast), `${scheme} ${viewport.width}px ${path}`).toEqual([]);
         }
         // The search dialog with results, and the open menu on a phone.
         await page.getByRole('button', { name: /search/i }).click();
         await page.keyboard.type(word);
-        await page.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
-        // Pagefind draws loading skeletons (text the colour of its background) until each
-        // result's data arrives; measure the results, not the skeletons.
-        await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0, null, { timeout: 10_000 });
+        await page.locator('.gateway-search-link').first().waitFor({ timeout: 10_000 });
         expect(await page.evaluate(auditContrast), `${scheme} ${viewport.width}px search`).toEqual([]);
         await context.close();
       }

@@ -108,7 +108,8 @@ describe('page meta', () => {
     expect(meta('property', 'og:description')).toBeTruthy();
     expect(meta('property', 'article:modified_time')).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(meta('name', 'twitter:card')).toBe('summary');
-    expect(meta('name', 'twitter:title')).toBe(page.title);
+    // X falls back to og:title / og:description: no twitter:title repeating them.
+    expect(meta('name', 'twitter:title')).toBeUndefined();
     const home = read('index.html');
     expect(home).toContain('<meta property="og:type" content="website"');
     expect(home).toContain(`<meta property="og:url" content="${fixtureSiteUrl}/"`);

@@ -4,6 +4,8 @@
 // nodes by hand (text nodes only, links limited to http(s) and site paths), never
 // through innerHTML, and `[n]` becomes a link to the n-th result. Loaded on first use.
 import { createParser } from 'eventsource-parser';
+import { loadStylesheet } from './stylesheet.ts';
+import askCss from '../../styles/ask.css?url';
 
 interface AskResult {
   name: string;
@@ -170,12 +172,15 @@ export async function ask(query: string, view: AskView): Promise<void> {
   const controller = new AbortController();
   running = controller;
   const { output } = view;
+  await loadStylesheet(askCss);
   output.replaceChildren();
+  output.removeAttribute('data-not-covered');
   output.setAttribute('aria-busy', 'true');
   view.status('Answering…');
   const results: AskResult[] = [];
   let text = '';
   let cited = 0;
+  let notCovered = false;
   let frame = 0;
   const draw = () => {
     frame = 0;
@@ -199,12 +204,13 @@ export async function ask(query: string, view: AskView): Promise<void> {
     }
     const parser = createParser({
       onEvent(event) {
-        let data: { type?: string; result?: AskResult; text?: string; answer?: string; citations?: unknown[] };
+        let data: { type?: string; result?: AskResult; text?: string; answer?: string; citations?: unknown[]; _meta?: { answer_status?: string } };
         try {
           data = JSON.parse(event.data);
         } catch {
           return;
         }
+        if (event.event === 'complete') notCovered = data._meta?.answer_status === 'not_covered';
         if (event.event === 'result' && data.type === 'result' && data.result) results.push(data.result);
         else if (event.event === 'result' && data.type === 'text' && data.text) text += data.text;
         else if (event.event === 'result' && data.type === 'answer' && typeof data.answer === 'string') {
@@ -223,7 +229,10 @@ export async function ask(query: string, view: AskView): Promise<void> {
     }
     if (frame) cancelAnimationFrame(frame);
     draw();
+    // "Not covered" is said as such (a mark on the answer, its own status line), never dressed as an answer.
+    output.toggleAttribute('data-not-covered', notCovered);
     if (!text.trim()) fail(results.length ? 'No answer came back. The pages below may help; or use Search.' : 'The docs do not cover this question. Try other words, or use Search.');
+    else if (notCovered) view.status('The docs do not cover this question. The closest pages are listed.');
     else view.status(`Answer ready${cited ? `, citing ${cited} page${cited === 1 ? '' : 's'}` : ''}.`);
   } catch (error) {
     if (controller.signal.aborted) return;

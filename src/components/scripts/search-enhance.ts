@@ -18,10 +18,11 @@ export function processResult<T extends PagefindResult>(result: T): T {
   return result;
 }
 
-type Labels = Record<string, Record<string, string>>;
+export type Labels = Record<string, Record<string, string>>;
 let labels: Promise<Labels> | undefined;
 
-function loadLabels(): Promise<Labels> {
+/** Filter titles by filter name and value (/search-labels.json: section and type). */
+export function loadLabels(): Promise<Labels> {
   labels ??= fetch('/search-labels.json')
     .then((r) => (r.ok ? (r.json() as Promise<Labels>) : {}))
     .catch(() => ({}));
@@ -47,14 +48,21 @@ export function enhanceSearch(target: HTMLElement): void {
     relabel(target, map);
     new MutationObserver(() => relabel(target, map)).observe(target, { childList: true, subtree: true, characterData: true });
   });
+  if (input) resultKeys(target, input, '.pagefind-ui__result-link');
+}
+
+/**
+ * The arrow keys move from `input` through the result links (`linkSelector`) inside `target` and back;
+ * Enter in the input opens the first result, on a result the link itself does it.
+ */
+export function resultKeys(target: HTMLElement, input: HTMLInputElement, linkSelector: string): void {
   target.addEventListener('keydown', (e) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Enter') return;
-    const links = [...target.querySelectorAll<HTMLAnchorElement>('.pagefind-ui__result-link')];
+    const links = [...target.querySelectorAll<HTMLAnchorElement>(linkSelector)];
     const active = target.ownerDocument.activeElement;
     const at = links.indexOf(active as HTMLAnchorElement);
     const inInput = active === input;
     if (e.key === 'Enter') {
-      // Enter in the input opens the first result; on a result the link does it.
       if (inInput && links[0]) {
         e.preventDefault();
         links[0].click();
@@ -64,7 +72,7 @@ export function enhanceSearch(target: HTMLElement): void {
     if (!inInput && at < 0) return;
     e.preventDefault();
     const next = e.key === 'ArrowDown' ? (inInput ? 0 : Math.min(at + 1, links.length - 1)) : at - 1;
-    if (next < 0) input?.focus();
+    if (next < 0) input.focus();
     else links[next]?.focus();
     if (next >= 0) links[next]?.scrollIntoView({ block: 'nearest' });
   });

@@ -1,26 +1,24 @@
-// Lazy loader for the Pagefind UI (the bundle the build writes to /pagefind/).
-// Loaded only when a person opens search (or on the 404 page), so pages stay light.
+// The search box's engine, loaded when a person opens search (or on the 404 page), so
+// pages stay light: the gateway's ranking (gateway-search.ts) where the site is served
+// with its gateway, else the Pagefind UI over the bundle the build writes to /pagefind/.
 
 import { enhanceSearch, processResult } from './search-enhance.ts';
+import { loadStylesheet } from './stylesheet.ts';
+import siteSearchCss from '../../styles/search.css?url';
+import { gatewayAvailable, mountGatewaySearch, type SearchUI } from './gateway-search.ts';
 
-interface PagefindUIInstance {
-  triggerSearch(term: string): void;
-}
-type PagefindUIConstructor = new (options: Record<string, unknown>) => PagefindUIInstance;
+type PagefindUIConstructor = new (options: Record<string, unknown>) => SearchUI;
 
 const bundlePath = '/pagefind/';
 let loading: Promise<PagefindUIConstructor> | undefined;
-const mounted = new WeakMap<HTMLElement, PagefindUIInstance>();
+const mounted = new WeakMap<HTMLElement, SearchUI>();
+let engine: Promise<'gateway' | 'pagefind'> | undefined;
 
 /** Loads pagefind-ui.css and pagefind-ui.js once. */
 export function loadPagefindUI(): Promise<PagefindUIConstructor> {
   loading ??= new Promise<PagefindUIConstructor>((resolve, reject) => {
-    const css = document.createElement('link');
-    css.rel = 'stylesheet';
-    css.href = `${bundlePath}pagefind-ui.css`;
-    // Before our own stylesheet so the site's theme variables win.
-    const first = document.head.querySelector('link[rel="stylesheet"]');
-    document.head.insertBefore(css, first);
+    // Before the site's stylesheets (search.css is appended after all of them): the site's rules win.
+    void loadStylesheet(`${bundlePath}pagefind-ui.css`, document.head.querySelector('link[rel="stylesheet"]'));
     const script = document.createElement('script');
     script.src = `${bundlePath}pagefind-ui.js`;
     script.onload = () => {
@@ -56,8 +54,31 @@ async function unavailableReason(): Promise<string> {
   return `Search could not load right now${status === 429 ? ' (too many requests from your address)' : ''}. Please try again ${when}.`;
 }
 
-/** Mounts the Pagefind UI in `target` (once) and focuses its input. */
-export async function mountSearch(target: HTMLElement, { focus = true } = {}): Promise<PagefindUIInstance | undefined> {
+/** Which engine the search box uses on this page: decided once, with one probe of the gateway. */
+function searchEngine(): Promise<'gateway' | 'pagefind'> {
+  engine ??= gatewayAvailable().then((yes) => (yes ? 'gateway' : 'pagefind'));
+  return engine;
+}
+
+/** Fetches what opening search will need (on a hover or focus of the search button). */
+export async function preloadSearch(): Promise<void> {
+  void loadStylesheet(siteSearchCss);
+  if ((await searchEngine()) === 'pagefind') await loadPagefindUI();
+}
+
+/** Mounts the search in `target` (once): the gateway's when it answers, else the Pagefind UI; focuses its input. */
+export async function mountSearch(target: HTMLElement, { focus = true } = {}): Promise<SearchUI | undefined> {
+  void loadStylesheet(siteSearchCss);
+  if (!mounted.has(target) && (await searchEngine()) === 'gateway') {
+    mounted.set(target, mountGatewaySearch(target, () => {
+      // The gateway stopped answering: the bundle takes over for the rest of the page's life.
+      engine = Promise.resolve('pagefind');
+      const query = target.querySelector('input')?.value ?? '';
+      mounted.delete(target);
+      target.replaceChildren();
+      void mountSearch(target, { focus: true }).then((ui) => query && ui?.triggerSearch(query));
+    }));
+  }
   let ui = mounted.get(target);
   if (!ui) {
     target.setAttribute('aria-busy', 'true');
@@ -85,11 +106,11 @@ export async function mountSearch(target: HTMLElement, { focus = true } = {}): P
       target.removeAttribute('aria-busy');
     }
   }
-  // The UI renders its input on the next frame.
+  // The Pagefind UI renders its input on the next frame.
   for (let i = 0; i < 20; i++) {
-    const input = target.querySelector<HTMLInputElement>('.pagefind-ui input');
+    const input = target.querySelector<HTMLInputElement>('.pagefind-ui input, .gateway-search-input');
     if (input) {
-      if (!target.dataset.enhanced) {
+      if (!target.dataset.enhanced && input.matches('.pagefind-ui input')) {
         target.dataset.enhanced = 'true';
         enhanceSearch(target);
       }

@@ -52,9 +52,10 @@ function revealCurrent(): void {
     sidebar.scrollTop = Math.max(0, top - sidebar.clientHeight / 3);
   }
 }
-revealCurrent();
+const wide = matchMedia('(min-width: 56rem)');
+// The drawer (narrow screens) reveals it when opened; measuring a hidden sidebar on load would only force a layout.
+if (wide.matches) requestAnimationFrame(revealCurrent);
 if (menuButton && sidebar) {
-  const wide = matchMedia('(min-width: 56rem)');
   const setOpen = (open: boolean, restoreFocus = false) => {
     menuButton.setAttribute('aria-expanded', String(open));
     sidebar.toggleAttribute('data-open', open);
@@ -83,7 +84,7 @@ const dialogTarget = dialog?.querySelector<HTMLElement>('[data-search-target]');
 // A plain input that is there at once, so typing (and the phone keyboard, which
 // only opens on a focus inside the tap) works while the Pagefind UI loads.
 const preInput = dialog?.querySelector<HTMLInputElement>('[data-search-preinput]');
-const preload = () => void import('./search.ts').then((m) => m.loadPagefindUI()).catch(() => {});
+const preload = () => void import('./search.ts').then((m) => m.preloadSearch()).catch(() => {});
 
 async function openSearch(): Promise<void> {
   if (!dialog || !dialogTarget) return;
