@@ -1,6 +1,6 @@
 // `npm run eval`: relevance of search and answers on a real documentation corpus (the Vitest docs), measured
-// against the judged set in bench/relevance/. Converts the corpus into this site's layout, builds it (skipped when
-// the converted content and the build code are unchanged), starts the gateway, and compares /api/search, /ask
+// against the judged set in bench/relevance/. Builds the corpus as its authors wrote it, with CONTENT_DIR pointing at
+// it as a docs team would (skipped when the corpus and the build code are unchanged), starts the gateway, and compares /api/search, /ask
 // (list mode), Pagefind alone and MiniSearch on the same pages and queries; then scores /ask?mode=generate.
 // Prints the tables and writes bench/results/relevance.{json,md}. Not part of `npm test`: it reports, never asserts.
 //
@@ -10,8 +10,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
-import { convertCorpus, type ConvertedPage } from './lib/eval/convert-corpus.ts';
-import { SET_NAMES, loadEvalSets, sourceResolver, type EvalQuery, type EvalSets } from './lib/eval/judged-set.ts';
+import { SET_NAMES, builtPages, loadEvalSets, type EvalQuery, type EvalSets } from './lib/eval/judged-set.ts';
 import { answerCheck, mean, recall, reciprocalRank } from './lib/eval/metrics.ts';
 import { apiSearchRanker, askRanker, generateAnswer, minisearchRanker, pagefindRanker, type Ranker } from './lib/eval/rankers.ts';
 import { SYSTEMS, markdownReport, type AnswerScores, type EvalReport, type RankingScores, type SystemName } from './lib/eval/report.ts';
@@ -37,7 +36,6 @@ function corpusDir(): string {
 
 const SITE_URL = 'https://docs.eval.test';
 const work = join(repoRoot, 'bench/corpus/eval', 'vitest-docs');
-const contentDir = join(work, 'content');
 const distDir = join(work, 'dist');
 const siteDir = join(distDir, 'site');
 
@@ -50,11 +48,11 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
 }
 
 /**
- * Builds the converted corpus unless a build of the same content by the same build code exists. The gateway's engine
+ * Builds the corpus unless a build of the same content by the same build code exists. The gateway's engine
  * is not part of the stamp: a prebuilt search index made by other engine code is detected by its fingerprint and
  * rebuilt by the gateway at start (seconds for this corpus), so ranking changes are measured without a site build.
  */
-async function build(): Promise<void> {
+async function build(contentDir: string): Promise<void> {
   const hash = createHash('sha256');
   for (const dir of [contentDir, join(repoRoot, 'src')]) hashTree(hash, dir);
   const stamp = hash.digest('hex');
@@ -66,8 +64,7 @@ async function build(): Promise<void> {
   const started = Date.now();
   let output = '';
   const code = await runAstroBuild({
-    // the corpus links to pages of its own site that the conversion does not keep: reported, not fatal
-    env: { LINK_CHECK: 'warn', CONTENT_DIR: contentDir, DIST_DIR: distDir, ASTRO_CACHE_DIR: join(work, '.astro-cache'), SITE_URL, SITE_NAME: 'Vitest (evaluation)' },
+    env: { CONTENT_DIR: contentDir, DIST_DIR: distDir, ASTRO_CACHE_DIR: join(work, '.astro-cache'), SITE_URL, SITE_NAME: 'Vitest (evaluation)' },
     onOutput: (chunk) => (output += chunk),
   });
   if (code !== 0) throw new Error(`build of the evaluation corpus failed (exit ${code}):\n${output.slice(-4000)}`);
@@ -83,11 +80,10 @@ async function rankAll(ranker: Ranker, queries: readonly EvalQuery[]): Promise<s
 
 async function main(): Promise<void> {
   mkdirSync(work, { recursive: true });
-  const converted: ConvertedPage[] = convertCorpus(corpusDir(), contentDir);
-  await build();
+  await build(corpusDir());
   const manifestFile = join(siteDir, 'build-manifest.json');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { pages: { path: string; title: string; md: string }[] };
-  const sets: EvalSets = loadEvalSets(resolve(args.set), converted, sourceResolver(manifestFile, converted));
+  const sets: EvalSets = loadEvalSets(resolve(args.set), builtPages(manifestFile));
 
   const gw = await startGateway(distDir, { RATE_LIMIT_MAX: '1000000', SITE_URL });
   const pagefind = await pagefindRanker(siteDir);

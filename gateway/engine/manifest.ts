@@ -18,6 +18,8 @@ export const ManifestHeadingSchema = z.object({
 export const ManifestPageSchema = z.object({
   path: z.string().regex(/^\/[^\s?#]*$/, 'page path must start with "/" and carry no query or fragment'),
   title: z.string(),
+  /** The source file, relative to the content folder. */
+  source: z.string().optional(),
   description: z.string().default(''),
   type: z.enum(CONTENT_TYPES),
   section: z.string(),

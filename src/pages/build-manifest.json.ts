@@ -1,6 +1,6 @@
 // The build manifest the gateway reads: every page, its twin and a content hash, and
 // the settings the build baked in (src/lib/build-settings.ts).
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { APIRoute } from 'astro';
 import { docsModel } from '../lib/docs.ts';
 import { sha256 } from '../lib/markdown-twin.ts';
@@ -11,8 +11,12 @@ export const GET: APIRoute = async () => {
   const site = loadSiteConfig();
   const model = await docsModel();
   const siteInfo = { url: site.url, name: site.name, description: site.description, version: site.version };
+  const contentDir = resolve(site.contentDir);
   const pages = model.pages.map((p) => ({
     path: p.path,
+    // the file the page was built from, relative to the content folder: what a docs team (and the relevance
+    // evaluation's judged set) names a page by, whatever address the URL rule gives it
+    source: relative(contentDir, resolve(p.entry.filePath!)).split('\\').join('/'),
     title: p.title,
     description: p.description,
     type: p.type,
@@ -24,7 +28,6 @@ export const GET: APIRoute = async () => {
   }));
   // Same content and config → same id, so cursors and caches survive a no-op rebuild.
   const buildId = sha256(JSON.stringify([siteInfo, pages.map((p) => [p.path, p.hash, p.title, p.type])])).slice(0, 16);
-  const contentDir = resolve(site.contentDir);
   const settings: BuildSettings = { siteUrl: site.url, assistantUrl: site.assistantUrl, contentDir, contentHash: contentHash(contentDir) };
   return Response.json({ manifestVersion: 1, buildId, site: siteInfo, settings, pages });
 };

@@ -50,6 +50,12 @@ describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
     ]);
   });
 
+  it('records in the manifest the file each page was built from, relative to the content folder', () => {
+    const bySource = Object.fromEntries(readManifest(distDir).pages.map((p) => [p.source, p.path]));
+    expect(bySource['guide/mocking/classes.md']).toBe('/docs/guide/mocking-classes');
+    expect(bySource['index.md']).toBe('/docs/overview/index');
+  });
+
   it('titles pages from frontmatter (without the "| Group" suffix) or the first # heading, shown once', () => {
     const titles = Object.fromEntries(readManifest(distDir).pages.map((p) => [p.path, p.title]));
     expect(titles['/docs/guide/mocking']).toBe('Mocking');

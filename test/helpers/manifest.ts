@@ -7,6 +7,8 @@ import { inject } from 'vitest';
 export interface ManifestPage {
   path: string;
   title: string;
+  /** The source file, relative to the content folder. */
+  source?: string;
   description: string;
   type: string;
   section: string;

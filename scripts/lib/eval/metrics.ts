@@ -23,10 +23,15 @@ export function mean(values: readonly number[]): number {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
 }
 
-/** Lines that open or close a code fence, and whether every fence is closed and none was flattened into a line. */
+/**
+ * Lines that open or close a code fence, and whether every fence is closed and none was flattened into a line. A
+ * callout keeps its code as a fence inside a blockquote (`> ```ts`): the quote markers are read past, so such a fence
+ * counts as one.
+ */
 export function fencesIntact(markdown: string): boolean {
   let open: string | null = null;
-  for (const line of markdown.split('\n')) {
+  for (const quoted of markdown.split('\n')) {
+    const line = quoted.replace(/^(?:\s{0,3}>\s?)+/, '');
     const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
     if (m) {
       if (open === null) open = m[1]!;
