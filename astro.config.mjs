@@ -13,14 +13,16 @@ const site = loadSiteConfig();
 const renderSource = ['reading-plugin.ts', 'highlight.ts'].map((f) => readFileSync(new URL(`./src/markdown/${f}`, import.meta.url))).join('');
 const contentKey = createHash('sha256').update(resolve(site.contentDir)).update(renderSource).digest('hex').slice(0, 12);
 
-/** Hands the reading plugin to the configured processor before any renderer exists (Markdown, MDX, content layer). */
+/**
+ * Hands the reading plugin to the configured processor before any renderer exists (Markdown, MDX, content layer).
+ * @returns {import('astro').AstroIntegration}
+ */
 function readingMarkdown() {
   return {
     name: 'agent-docs-reading',
     hooks: {
-      /** @param {{ config: { markdown: { processor: { name: string, options: { hastPlugins: unknown[] } } } } }} options */
       'astro:config:setup': ({ config }) => {
-        const processor = config.markdown.processor;
+        const processor = /** @type {{ name: string, options: { hastPlugins: unknown[] } }} */ (config.markdown.processor);
         if (processor.name !== 'satteri') throw new Error(`src/markdown/reading-plugin.ts is a Sätteri plugin; markdown.processor is ${processor.name}`);
         processor.options.hastPlugins.push(readingPlugin);
       },

@@ -111,8 +111,8 @@ function codeGroup(kids: Node[], start: number, end: number, group: number): Ele
     const id = `code-group-${group}-${n + 1}`;
     const label = (title ? textOf(title) : undefined) ?? (pre.properties.dataLang as string | undefined) ?? `Tab ${n + 1}`;
     const { ariaLabel: _label, ...preProps } = pre.properties;
-    tabs.push(el('button', { type: 'button', role: 'tab', id: `${id}-tab`, ariaSelected: String(n === 0), ariaControls: id }, [text(label)]));
-    const panelProps: Element['properties'] = { className: ['code-group-panel'], role: 'tabpanel', id, ariaLabelledBy: `${id}-tab` };
+    tabs.push(el('button', { type: 'button', role: 'tab', id: `${id}-tab`, ariaSelected: String(n === 0), ariaControls: [id] }, [text(label)]));
+    const panelProps: Element['properties'] = { className: ['code-group-panel'], role: 'tabpanel', id, ariaLabelledBy: [`${id}-tab`] };
     if (n > 0) panelProps.hidden = true;
     panels.push(el('div', panelProps, [el('div', { className: ['code-block'] }, [copy({ ...pre, properties: preProps })])]));
   }
