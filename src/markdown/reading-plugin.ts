@@ -90,16 +90,29 @@ const isMarker = (node: Node | undefined, re: RegExp): boolean => isElement(node
 const groupOpen = /^:::\s*code-group$/;
 const groupClose = /^:::$/;
 
+interface BuiltGroup {
+  end: number;
+  group: Element;
+}
+
 /**
  * One `::: code-group` run of `kids` (from `start`, ending at `end`) as the tabs markup.
  * Its code blocks were rendered already: each block's title becomes its tab's label and
- * leaves the panel; other content between the markers stays above the panels.
+ * leaves the panel; other content between the markers, a group nested in it included
+ * (`inner`, by its start), stays above the panels.
  */
-function codeGroup(kids: Node[], start: number, end: number, group: number): Element {
+function codeGroup(kids: Node[], start: number, end: number, inner: Map<number, BuiltGroup>, group: number): Element {
   const tabs: Element[] = [];
   const panels: Element[] = [];
   const loose: ElementContent[] = [];
-  for (const node of kids.slice(start + 1, end)) {
+  for (let i = start + 1; i < end; i++) {
+    const node = kids[i]!;
+    const nested = inner.get(i);
+    if (nested) {
+      loose.push(nested.group);
+      i = nested.end;
+      continue;
+    }
     if (!isElement(node, 'div') || !hasClass(node, 'code-block')) {
       if (node.type !== 'text' || node.value.trim()) loose.push(copy(node));
       continue;
@@ -119,20 +132,28 @@ function codeGroup(kids: Node[], start: number, end: number, group: number): Ele
   return el('div', { className: ['code-group'], dataCodeGroup: '' }, [el('div', { className: ['code-group-tabs'], role: 'tablist' }, tabs), ...loose, ...panels]);
 }
 
-/** Replaces every `::: code-group` … `:::` run under `parent` by its tabs markup. */
+/**
+ * Replaces every `::: code-group` … `:::` run under `parent` by its tabs markup. Markers
+ * pair like brackets (the docs loader writes a group nested in another one inside it);
+ * an unpaired marker stays as the text it is.
+ */
 function codeGroups(parent: Parent, ctx: HastVisitorContext, next: () => number): void {
   const kids = parent.children as Node[];
+  const open: number[] = [];
+  const built = new Map<number, BuiltGroup>();
   for (let i = 0; i < kids.length; i++) {
     const node = kids[i]!;
-    if (!isMarker(node, groupOpen)) {
-      if (isElement(node)) codeGroups(node, ctx, next);
-      continue;
-    }
-    const end = kids.findIndex((k, j) => j > i && isMarker(k, groupClose));
-    if (end < 0) continue;
-    ctx.replaceNode(node, codeGroup(kids, i, end, next()));
-    for (const k of kids.slice(i + 1, end + 1)) ctx.removeNode(k);
-    i = end;
+    if (isMarker(node, groupOpen)) open.push(i);
+    else if (open.length > 0 && isMarker(node, groupClose)) {
+      const start = open.pop()!;
+      built.set(start, { end: i, group: codeGroup(kids, start, i, built, next()) });
+    } else if (isElement(node)) codeGroups(node, ctx, next);
+  }
+  // Only the outermost groups go into the page: a nested one is part of its outer group.
+  for (const [start, { end, group }] of built) {
+    if ([...built].some(([s, b]) => s < start && b.end > end)) continue;
+    ctx.replaceNode(kids[start]!, group);
+    for (const k of kids.slice(start + 1, end + 1)) ctx.removeNode(k);
   }
 }
 
