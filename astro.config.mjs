@@ -6,12 +6,29 @@ import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import { loadSiteConfig } from './src/lib/site-config.ts';
 import { agentDocs } from './src/integration/agent-docs.ts';
-import { rehypeReading } from './src/markdown/rehype-reading.ts';
+import { readingPlugin } from './src/markdown/reading-plugin.ts';
 
 const site = loadSiteConfig();
 // The cache holds rendered HTML: a change to our Markdown rendering (src/markdown/) must start a new one.
-const renderSource = ['rehype-reading.ts', 'highlight.ts'].map((f) => readFileSync(new URL(`./src/markdown/${f}`, import.meta.url))).join('');
+const renderSource = ['reading-plugin.ts', 'highlight.ts'].map((f) => readFileSync(new URL(`./src/markdown/${f}`, import.meta.url))).join('');
 const contentKey = createHash('sha256').update(resolve(site.contentDir)).update(renderSource).digest('hex').slice(0, 12);
+
+/**
+ * Hands the reading plugin to the configured processor before any renderer exists (Markdown, MDX, content layer).
+ * @returns {import('astro').AstroIntegration}
+ */
+function readingMarkdown() {
+  return {
+    name: 'agent-docs-reading',
+    hooks: {
+      'astro:config:setup': ({ config }) => {
+        const processor = /** @type {{ name: string, options: { hastPlugins: unknown[] } }} */ (config.markdown.processor);
+        if (processor.name !== 'satteri') throw new Error(`src/markdown/reading-plugin.ts is a Sätteri plugin; markdown.processor is ${processor.name}`);
+        processor.options.hastPlugins.push(readingPlugin);
+      },
+    },
+  };
+}
 
 export default defineConfig({
   site: site.url,
@@ -22,10 +39,12 @@ export default defineConfig({
   trailingSlash: 'never',
   // The site is fully static; the gateway (gateway/) serves the dynamic routes.
   output: 'static',
-  // Highlighting, code groups and table regions are one rehype step of our own (src/markdown/):
+  // Highlighting, code groups and table regions are one hast plugin of our own (src/markdown/):
   // a fixed set of grammars, a cache per unique block, token classes instead of inline colours.
-  markdown: { syntaxHighlight: false, rehypePlugins: [rehypeReading] },
-  integrations: [mdx(), agentDocs({ site })],
+  // It runs on Astro's default processor (Sätteri, native): setting markdown.rehypePlugins would
+  // move every page to the unified processor, ≈30× slower per page (the performance docs page).
+  markdown: { syntaxHighlight: false },
+  integrations: [readingMarkdown(), mdx(), agentDocs({ site })],
   devToolbar: { enabled: false },
   // The content-layer cache (data-store.json) is keyed by entry id, not by content
   // folder, so builds of different CONTENT_DIRs (tests, the benchmark corpus, a user's

@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateCorpus, type QuerySet } from './gen-corpus.ts';
 import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
 import { Rng } from './lib/bench/random.ts';
-import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds } from './lib/bench/proc.ts';
+import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds, treeCpuSeconds } from './lib/bench/proc.ts';
 import { askRequests, freePort, limitedQueries, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { recordAnswers } from './lib/bench/answers.ts';
 import { evaluateTargets, markdown, type BareBoundResult, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';
@@ -107,7 +107,10 @@ const phaseMarks: [string, RegExp][] = [
   ['build:done hook (Pagefind when in-process)', /Waiting for integration|\[agent-docs\]/],
   ['astro exit', /\[build\] .* page\(s\) built in|\[build\] Complete!/],
   // runAstroBuild runs the Pagefind step in its own process after Astro exits.
+  // Its pages are precompressed while Pagefind indexes them (src/integration/search-index.ts).
   ['Pagefind (own process)', /\[search-index\]/],
+  ['gateway engine index', /\[search-index\] docs: search index written/],
+  ['portfolio engine index, search bundle precompressed, exit', /\[search-index\] site: engine index/],
 ];
 
 async function build(): Promise<BuildResult> {
@@ -115,6 +118,8 @@ async function build(): Promise<BuildResult> {
   // A cold build, as on a fresh machine: no content-layer cache from an earlier run.
   if (!args.warm) rmSync(cacheDir, { recursive: true, force: true });
   const marks = new Map<string, number>();
+  /** CPU seconds of the build's process tree at each mark. */
+  const cpuMarks = new Map<string, number>();
   const started = performance.now();
   const cpuBefore = childCpuSeconds();
   const sampler = sampleTree(process.pid, 100);
@@ -129,7 +134,11 @@ async function build(): Promise<BuildResult> {
       buffer = lines.pop()!;
       const now = (performance.now() - started) / 1000;
       for (const line of lines) {
-        for (const [name, re] of phaseMarks) if (name !== 'start' && !marks.has(name) && re.test(line)) marks.set(name, now);
+        for (const [name, re] of phaseMarks) {
+          if (name === 'start' || marks.has(name) || !re.test(line)) continue;
+          marks.set(name, now);
+          cpuMarks.set(name, treeCpuSeconds() - cpuBefore);
+        }
         if (/\[agent-docs\]|\[search-index\]/.test(line) && !/ indexed \d/.test(line) && !args['show-build-output']) log(`build: ${line.replace(/^\S+ /, '')}`);
       }
       tail = (tail + chunk).slice(-4000);
@@ -145,11 +154,15 @@ async function build(): Promise<BuildResult> {
   // Each phase lasts until the next mark seen.
   marks.set('start', 0);
   marks.set('end', wallS);
+  cpuMarks.set('start', 0);
+  cpuMarks.set('end', cpuS);
   const seen = [...phaseMarks.map(([n]) => n), 'end'].filter((n) => marks.has(n));
   const phases: Record<string, number> = {};
+  const phaseCpu: Record<string, number> = {};
   for (let i = 0; i < seen.length - 1; i++) {
     const name = seen[i] === 'start' ? 'startup (config, integrations)' : seen[i]!;
     phases[name] = marks.get(seen[i + 1]!)! - marks.get(seen[i]!)!;
+    phaseCpu[name] = cpuMarks.get(seen[i + 1]!)! - cpuMarks.get(seen[i]!)!;
   }
   return {
     pages,
@@ -159,6 +172,7 @@ async function build(): Promise<BuildResult> {
     peakRssByCommand: rss.peakByCommand,
     cpuS,
     phases,
+    phaseCpu,
     outputBytes: dirBytes(distDir),
     pagefindBytes: existsSync(join(siteDir, 'pagefind')) ? dirBytes(join(siteDir, 'pagefind')) : 0,
     exitCode: code,

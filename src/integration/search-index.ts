@@ -26,14 +26,17 @@ type Log = (message: string) => void;
  * What Pagefind needs of a page: the indexed <article data-pagefind-body> (title meta,
  * filters and heading ids live inside it) in a minimal document. Sending only this keeps
  * the chrome (sidebar, header, scripts) out of the pipe to the Pagefind process and out of
- * its HTML parser (a third of the bytes at 10,000 pages). Falls back to the whole page.
+ * its HTML parser (a third of the bytes at 10,000 pages), and the code blocks go without
+ * their highlighting spans (≈90 a page). Falls back to the whole page.
  */
 export function indexableHtml(html: string): string {
   const open = html.search(/<article\b[^>]*\bdata-pagefind-body\b/);
   const close = html.lastIndexOf('</article>');
   if (open === -1 || close < open) return html;
   const lang = /<html\b[^>]*\blang="([^"]*)"/.exec(html)?.[1] ?? 'en';
-  return `<!doctype html><html lang="${lang}"><head></head><body>${html.slice(open, close + '</article>'.length)}</body></html>`;
+  // The highlighting's token spans inside <pre> carry no text: the bundle is byte-identical without them.
+  const article = html.slice(open, close + '</article>'.length).replace(/<pre\b[^>]*>[\s\S]*?<\/pre>/g, (pre) => pre.replace(/<\/?span\b[^>]*>/g, ''));
+  return `<!doctype html><html lang="${lang}"><head></head><body>${article}</body></html>`;
 }
 
 /**
@@ -103,13 +106,20 @@ export function engineIndexDir(distDir: string, tree: string): string {
  */
 export async function writeSearchIndexes(distDir: string, log: Log): Promise<void> {
   const trees: [string, string][] = [[join(distDir, 'site'), 'site']];
+  const portfolioDir = join(distDir, 'portfolio');
+  if (existsSync(join(portfolioDir, 'build-manifest.json'))) trees.push([portfolioDir, 'portfolio']);
+  // The pages' precompressed siblings meanwhile: Pagefind's service indexes on one core and
+  // the engine's builders wait on the disk part of the time, so the other core compresses.
+  // Pagefind's own bundle is compressed once it is written (below).
+  const compressing = new Map(
+    trees.map(([dir, tree]) => {
+      const done = precompress(dir, tree, ['pagefind'], log);
+      done.catch(() => {}); // awaited below; this only keeps a failure while indexing from counting as unhandled
+      return [tree, done];
+    }),
+  );
   try {
-    await indexTree(trees[0]![0], 'docs', log);
-    const portfolioDir = join(distDir, 'portfolio');
-    if (existsSync(join(portfolioDir, 'build-manifest.json'))) {
-      await indexTree(portfolioDir, 'portfolio', log);
-      trees.push([portfolioDir, 'portfolio']);
-    }
+    for (const [dir, tree] of trees) await indexTree(dir, tree === 'site' ? 'docs' : tree, log);
   } finally {
     // Pagefind runs as a child service; left open it keeps the process alive.
     await pagefind.close();
@@ -121,14 +131,21 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
     log(`${tree}: engine index ${r.built ? 'built' : 'up to date'} in ${(r.ms / 1000).toFixed(1)} s`);
     // the manifest's runtime slice beside it: the gateway parses that instead of the whole manifest
     await writeRuntimeManifest(siteDir, join(engineIndexDir(distDir, tree), RUNTIME_MANIFEST_FILE));
-    // last, so the Pagefind UI's script and stylesheet get their siblings too
-    if (process.env.PRECOMPRESS !== 'false') {
-      const started = performance.now();
-      const compressed = await compressTree(siteDir);
-      log(`${tree}: ${compressed} files precompressed (.br, .gz) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
+  }
+  for (const [siteDir, tree] of trees) {
+    await compressing.get(tree);
+    // the Pagefind UI's script and stylesheet get their siblings too
+    await precompress(join(siteDir, 'pagefind'), `${tree} search bundle`, [], log);
   }
   await warm;
+}
+
+/** `.br` and `.gz` siblings of a tree's text files (PRECOMPRESS=false: none). */
+async function precompress(dir: string, label: string, skip: string[], log: Log): Promise<void> {
+  if (process.env.PRECOMPRESS === 'false' || !existsSync(dir)) return;
+  const started = performance.now();
+  const compressed = await compressTree(dir, skip);
+  log(`${label}: ${compressed} files precompressed (.br, .gz) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Fills `<distDir>/compile-cache` so the gateway's first start skips stripping and compiling its modules. */

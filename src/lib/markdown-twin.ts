@@ -8,6 +8,7 @@ import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
+import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
@@ -44,7 +45,9 @@ function flattenJsx(node: Parent): void {
 }
 
 export function mdxToMarkdown(source: string): string {
-  const tree = mdxProcessor.parse(source) as Root;
+  // Parsed by Sätteri, the native parser Astro compiles MDX with: the same tree as
+  // remark-mdx gives, ≈3× faster (the performance docs page); printed by remark-stringify.
+  const tree = mdxToMdast(source, { features: { gfm: true }, position: false }) as unknown as Root;
   flattenJsx(tree);
   return String(mdxProcessor.stringify(tree));
 }
@@ -79,8 +82,13 @@ export interface Heading {
 /** Headings of the twin (outside code fences), slugged as Astro slugs them. */
 const inlineParser = unified().use(remarkParse);
 
+/** Characters that can start inline Markdown syntax: without any, the text is what the reader sees. */
+const inlineSyntax = /[`*_[\]<>!\\&]/;
+
 /** The text a reader sees of inline Markdown (`TRUST_PROXY`, **bold**, [link](x)), as Astro slugs it. */
 export function inlineText(source: string): string {
+  // Most headings are plain words: no parser then (a parse costs ≈2 ms, most of it set-up).
+  if (!inlineSyntax.test(source)) return source;
   const parts: string[] = [];
   const walk = (node: { type: string; value?: string; children?: unknown[] }) => {
     if ((node.type === 'text' || node.type === 'inlineCode') && node.value) parts.push(node.value);

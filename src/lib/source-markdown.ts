@@ -1,8 +1,9 @@
 // What other docs tools write in Markdown, brought to what this site renders: one
 // line-by-line pass over a page's source, used for both outputs so they agree.
 // - `html` mode feeds the Markdown processor (src/lib/docs-loader.ts): containers and
-//   GitHub alerts become callouts and `::: code-group` a tab group, written as raw HTML
-//   around the Markdown inside them (blank lines keep that Markdown parsed as Markdown).
+//   GitHub alerts become callouts written as raw HTML around the Markdown inside them
+//   (blank lines keep that Markdown parsed as Markdown); `::: code-group` stays for the
+//   reading plugin (src/markdown/reading-plugin.ts), which renders the tabs.
 // - `twin` mode gives the Markdown twin: callouts become block quotes with a bold
 //   label, a code group becomes plain fenced blocks each after its bold label.
 // Both modes: links go through the caller (rewritten to the new URLs), code includes
@@ -79,7 +80,6 @@ export function takeLeadingHeading(text: string): { heading?: string; rest: stri
 
 export class SourceConverter {
   private readonly ctx: SourceContext;
-  private groups = 0;
   constructor(ctx: SourceContext) {
     this.ctx = ctx;
   }
@@ -264,8 +264,13 @@ export class SourceConverter {
     return lines.length;
   }
 
-  /** `::: code-group`: a tab per fenced block, labelled by the `[label]` of its info string. */
+  /**
+   * `::: code-group`. In html mode the marker lines stay, each a paragraph of its own, around
+   * the converted fences: the reading plugin (src/markdown/reading-plugin.ts) renders the tabs,
+   * for Markdown and MDX pages alike. In the twin each fence follows its bold `[label]`.
+   */
   private codeGroup(inner: string, indent: string): string[] {
+    if (this.ctx.mode === 'html') return ['', `${indent}::: code-group`, '', ...inner.split('\n'), '', `${indent}:::`, ''];
     const blocks: { label: string; lines: string[] }[] = [];
     const loose: string[] = [];
     let fence: string | null = null;
@@ -284,22 +289,8 @@ export class SourceConverter {
         blocks.push({ label: label || info.trim().split(/\s/)[0] || `Tab ${blocks.length + 1}`, lines: [`${open[1]}${open[2]}${info}`] });
       } else if (line.trim()) loose.push(line);
     }
-    if (this.ctx.mode === 'twin') {
-      const out: string[] = loose.length ? [...loose, ''] : [];
-      for (const b of blocks) out.push(`${indent}**${b.label}**`, '', ...b.lines, '');
-      return out;
-    }
-    const group = ++this.groups;
-    const id = (i: number) => `code-group-${group}-${i + 1}`;
-    const tabs = blocks
-      .map((b, i) => `<button type="button" role="tab" id="${id(i)}-tab" aria-selected="${i === 0}" aria-controls="${id(i)}">${escapeHtml(b.label)}</button>`)
-      .join('');
-    const out = ['', `${indent}<div class="code-group" data-code-group><div class="code-group-tabs" role="tablist">${tabs}</div>`, ''];
-    if (loose.length) out.push(...loose, '');
-    blocks.forEach((b, i) => {
-      out.push(`${indent}<div class="code-group-panel" role="tabpanel" id="${id(i)}" aria-labelledby="${id(i)}-tab">`, '', ...b.lines, '', `${indent}</div>`, '');
-    });
-    out.push(`${indent}</div>`, '');
+    const out: string[] = loose.length ? [...loose, ''] : [];
+    for (const b of blocks) out.push(`${indent}**${b.label}**`, '', ...b.lines, '');
     return out;
   }
 

@@ -82,8 +82,10 @@ export function grammarFor(lang: string | undefined): string | undefined {
   return lang ? aliases[lang.toLowerCase()] : undefined;
 }
 
-const MAX_CACHED = 20_000;
-const cache = new Map<string, ElementContent[][]>();
+// A block's hast is ≈10 KB of objects: the cache holds the snippets pages share (install
+// commands, config examples) in a bounded space, not every block of a 10,000-page site.
+const MAX_CACHED = 2_000;
+const cache = new Map<string, Promise<ElementContent[][]>>();
 
 const text = (value: string): ElementContent => ({ type: 'text', value });
 
@@ -109,24 +111,28 @@ function lineNodes(tokens: { content: string; color?: string }[]): ElementConten
   return out;
 }
 
+/** The lines of `code` highlighted with `grammar`. */
+async function tokenizeLines(code: string, grammar: string): Promise<ElementContent[][]> {
+  const hl = await load(grammar);
+  // No time limit per line: with one (shiki's default is 500 ms) a busy machine cuts a line's
+  // tokens short and the HTML depends on the load. Lines past 2,000 characters stay plain.
+  return hl.codeToTokensBase(code, { lang: grammar, theme: 'site', tokenizeTimeLimit: 0, tokenizeMaxLineLength: 2000 }).map(lineNodes);
+}
+
 /**
  * The lines of `code` as hast children (one array per line), highlighted when the
- * grammar is known. The returned arrays are shared through the cache: clone before mutating.
+ * grammar is known. The returned arrays are shared through the cache: never mutate them.
  */
-export async function highlightLines(code: string, lang: string | undefined): Promise<ElementContent[][]> {
+export function highlightLines(code: string, lang: string | undefined): Promise<ElementContent[][]> {
   const grammar = grammarFor(lang);
   const key = `${grammar ?? ''}\0${code}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  let lines: ElementContent[][];
-  if (grammar) {
-    const hl = await load(grammar);
-    const tokens = hl.codeToTokensBase(code, { lang: grammar, theme: 'site' });
-    lines = tokens.map(lineNodes);
-  } else {
-    lines = code.split('\n').map((line) => (line ? [text(line)] : []));
-  }
+  const lines = grammar
+    ? tokenizeLines(code, grammar)
+    : Promise.resolve(code.split('\n').map((line) => (line ? [text(line)] : [])));
   if (cache.size >= MAX_CACHED) cache.clear();
   cache.set(key, lines);
+  lines.catch(() => cache.delete(key));
   return lines;
 }

@@ -18,6 +18,8 @@ interface ProcInfo {
   pid: number;
   ppid: number;
   comm: string;
+  /** CPU seconds (user + system) of the process and of its children it has waited for. */
+  cpuS: number;
 }
 
 function readStat(pid: number): ProcInfo | undefined {
@@ -26,7 +28,9 @@ function readStat(pid: number): ProcInfo | undefined {
     const close = text.lastIndexOf(')');
     const comm = text.slice(text.indexOf('(') + 1, close);
     const rest = text.slice(close + 2).split(' ');
-    return { pid, ppid: Number(rest[1]), comm };
+    // utime, stime, cutime, cstime (fields 14–17) in clock ticks
+    const cpuS = (Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14])) / 100;
+    return { pid, ppid: Number(rest[1]), comm, cpuS };
   } catch {
     return undefined;
   }
@@ -96,6 +100,11 @@ export function childCpuSeconds(): number {
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
   // Fields 16 and 17 (cutime, cstime) in clock ticks; rest[0] is field 3.
   return (Number(rest[13]) + Number(rest[14])) / 100;
+}
+
+/** CPU seconds (user + system) this process's descendants have used so far, the exited (waited-for) ones included. */
+export function treeCpuSeconds(): number {
+  return childCpuSeconds() + descendants(process.pid).reduce((sum, p) => sum + p.cpuS, 0);
 }
 
 export interface TreeSampler {

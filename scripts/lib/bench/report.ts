@@ -11,6 +11,8 @@ export interface BuildResult {
   cpuS: number;
   /** Seconds per phase, from the timestamps of the build's own log lines. */
   phases: Record<string, number>;
+  /** CPU seconds (user + system) of the build's process tree in each phase (runs before this field lack it). */
+  phaseCpu?: Record<string, number>;
   outputBytes: number;
   pagefindBytes: number;
   exitCode: number;
@@ -137,7 +139,10 @@ export function markdown(r: BenchResult): string {
     lines.push(`| pages/s | ${b.pagesPerS.toFixed(0)} |`);
     lines.push(`| peak RSS, whole process tree | ${gb(b.peakRssBytes)} (${Object.entries(b.peakRssByCommand).sort((x, y) => y[1] - x[1]).slice(0, 3).map(([c, v]) => `${c} ${mb(v)}`).join(', ')}) |`);
     lines.push(`| CPU time (user + sys) | ${b.cpuS.toFixed(1)} s |`);
-    for (const [phase, s] of Object.entries(b.phases)) lines.push(`| phase: ${phase} | ${s.toFixed(1)} s |`);
+    for (const [phase, s] of Object.entries(b.phases)) {
+      const cpu = b.phaseCpu?.[phase];
+      lines.push(`| phase: ${phase} | ${s.toFixed(1)} s${cpu === undefined ? '' : ` (CPU ${cpu.toFixed(1)} s)`} |`);
+    }
     lines.push(`| output | ${mb(b.outputBytes)} (Pagefind ${mb(b.pagefindBytes)}) |`, '');
   }
   if (r.gateway) {

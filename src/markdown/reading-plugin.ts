@@ -1,0 +1,204 @@
+// The HTML side of reading a page: one hast plugin for Sätteri, the native Markdown
+// processor Astro renders Markdown and MDX with (astro.config.mjs hands it the plugin;
+// plugins for the unified/rehype processor would switch every page to it, ≈30× slower
+// per page, see the performance docs page). Run on every Markdown and MDX page:
+// - Fenced code becomes `<div class="code-block"><pre class="code" tabindex="0">…`,
+//   highlighted at build time (highlight.ts), with an optional title (`title="x"` or
+//   `[x]` in the fence's info string) and highlighted lines (`{1,3-5}`). The copy
+//   button is added by the client script: it only works with JavaScript anyway.
+// - `::: code-group` (a paragraph `::: code-group`, fences, a paragraph `:::`, as
+//   VitePress writes it; the docs loader leaves these lines in place) becomes the
+//   tabs markup scripts/reading.ts makes interactive, each fence's title its tab's
+//   label; the only code-group renderer of the HTML. Every panel shows when scripts
+//   do not run (reading.css keys on html.js).
+// - Tables sit in a focusable, labelled scroll region; tables of three or more
+//   columns are marked to stack on a phone (scripts/reading.ts labels their cells).
+// The Markdown twin is made from the source file, so none of this reaches it.
+// Visitors see elements in document order; the replacements they return are
+// serialised by the processor, so cached highlight nodes are shared, never copied.
+import type { Element, ElementContent, Root, RootContent } from 'hast';
+import type { HastPluginDefinition, HastVisitorContext } from 'satteri';
+import { highlightLines } from './highlight.ts';
+
+type Parent = Root | Element;
+type Node = RootContent | ElementContent;
+
+const isElement = (node: Node | Root | undefined, tag?: string): node is Element =>
+  node?.type === 'element' && (tag === undefined || node.tagName === tag);
+
+const hasClass = (node: Element, name: string): boolean => ((node.properties.className as string[] | undefined) ?? []).includes(name);
+
+/** The text a reader sees in a node. */
+function textOf(node: Node): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}
+
+export interface FenceInfo {
+  lang?: string;
+  title?: string;
+  /** 1-based line numbers to highlight. */
+  lines: Set<number>;
+}
+
+/** Reads the language (from the class) and the meta string of a `<pre><code>`. */
+export function fenceInfo(code: Element): FenceInfo {
+  const classes = (code.properties.className as string[] | undefined) ?? [];
+  const lang = classes.find((c) => String(c).startsWith('language-'))?.slice('language-'.length);
+  const meta = String((code.data as { meta?: string } | undefined)?.meta ?? '');
+  const title = /\btitle=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(meta) ?? /\[([^\]]+)\]/.exec(meta);
+  const lines = new Set<number>();
+  const ranges = /\{([\d,\s-]+)\}/.exec(meta)?.[1] ?? '';
+  for (const part of ranges.split(',')) {
+    const [from, to = from] = part.trim().split('-').map(Number);
+    if (!Number.isInteger(from) || !Number.isInteger(to)) continue;
+    // A bound, so "{1-99999999}" in a fence cannot make the build spin.
+    for (let n = from!; n <= Math.min(to!, from! + 1000); n++) lines.add(n);
+  }
+  return { lang, title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, lines };
+}
+
+const el = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });
+const text = (value: string): ElementContent => ({ type: 'text', value });
+
+async function codeBlock(code: Element, source: string): Promise<Element> {
+  const info = fenceInfo(code);
+  const lines = await highlightLines(source.replace(/\n$/, ''), info.lang);
+  const children: ElementContent[] = [];
+  lines.forEach((line, i) => {
+    if (i > 0) children.push(text('\n'));
+    if (info.lines.has(i + 1)) children.push(el('span', { className: ['line-hl'] }, line));
+    else children.push(...line);
+  });
+  const preProps: Element['properties'] = { className: ['code'], tabIndex: 0 };
+  if (info.lang) preProps.dataLang = info.lang;
+  if (info.title) preProps.ariaLabel = info.title;
+  const block: ElementContent[] = [];
+  if (info.title) block.push(el('div', { className: ['code-title'] }, [text(info.title)]));
+  block.push(el('pre', preProps, [el('code', {}, children)]));
+  return el('div', { className: ['code-block'] }, block);
+}
+
+/** A plain copy of a node the processor handed over (its lazily read children included). */
+function copy(node: Node): ElementContent {
+  if (node.type === 'element') return el(node.tagName, { ...node.properties }, node.children.map(copy));
+  return { ...node } as ElementContent;
+}
+
+const isMarker = (node: Node | undefined, re: RegExp): boolean => isElement(node, 'p') && re.test(textOf(node).trim());
+const groupOpen = /^:::\s*code-group$/;
+const groupClose = /^:::$/;
+
+interface BuiltGroup {
+  end: number;
+  group: Element;
+}
+
+/**
+ * One `::: code-group` run of `kids` (from `start`, ending at `end`) as the tabs markup.
+ * Its code blocks were rendered already: each block's title becomes its tab's label and
+ * leaves the panel; other content between the markers, a group nested in it included
+ * (`inner`, by its start), stays above the panels.
+ */
+function codeGroup(kids: Node[], start: number, end: number, inner: Map<number, BuiltGroup>, group: number): Element {
+  const tabs: Element[] = [];
+  const panels: Element[] = [];
+  const loose: ElementContent[] = [];
+  for (let i = start + 1; i < end; i++) {
+    const node = kids[i]!;
+    const nested = inner.get(i);
+    if (nested) {
+      loose.push(nested.group);
+      i = nested.end;
+      continue;
+    }
+    if (!isElement(node, 'div') || !hasClass(node, 'code-block')) {
+      if (node.type !== 'text' || node.value.trim()) loose.push(copy(node));
+      continue;
+    }
+    const pre = node.children.find((c): c is Element => isElement(c, 'pre'));
+    if (!pre) continue;
+    const title = node.children.find((c): c is Element => isElement(c, 'div') && hasClass(c, 'code-title'));
+    const n = tabs.length;
+    const id = `code-group-${group}-${n + 1}`;
+    const label = (title ? textOf(title) : undefined) ?? (pre.properties.dataLang as string | undefined) ?? `Tab ${n + 1}`;
+    const { ariaLabel: _label, ...preProps } = pre.properties;
+    tabs.push(el('button', { type: 'button', role: 'tab', id: `${id}-tab`, ariaSelected: String(n === 0), ariaControls: [id] }, [text(label)]));
+    const panelProps: Element['properties'] = { className: ['code-group-panel'], role: 'tabpanel', id, ariaLabelledBy: [`${id}-tab`] };
+    if (n > 0) panelProps.hidden = true;
+    panels.push(el('div', panelProps, [el('div', { className: ['code-block'] }, [copy({ ...pre, properties: preProps })])]));
+  }
+  return el('div', { className: ['code-group'], dataCodeGroup: '' }, [el('div', { className: ['code-group-tabs'], role: 'tablist' }, tabs), ...loose, ...panels]);
+}
+
+/**
+ * Replaces every `::: code-group` … `:::` run under `parent` by its tabs markup. Markers
+ * pair like brackets (the docs loader writes a group nested in another one inside it);
+ * an unpaired marker stays as the text it is.
+ */
+function codeGroups(parent: Parent, ctx: HastVisitorContext, next: () => number): void {
+  const kids = parent.children as Node[];
+  const open: number[] = [];
+  const built = new Map<number, BuiltGroup>();
+  for (let i = 0; i < kids.length; i++) {
+    const node = kids[i]!;
+    if (isMarker(node, groupOpen)) open.push(i);
+    else if (open.length > 0 && isMarker(node, groupClose)) {
+      const start = open.pop()!;
+      built.set(start, { end: i, group: codeGroup(kids, start, i, built, next()) });
+    } else if (isElement(node)) codeGroups(node, ctx, next);
+  }
+  // Only the outermost groups go into the page: a nested one is part of its outer group.
+  for (const [start, { end, group }] of built) {
+    if ([...built].some(([s, b]) => s < start && b.end > end)) continue;
+    ctx.replaceNode(kids[start]!, group);
+    for (const k of kids.slice(start + 1, end + 1)) ctx.removeNode(k);
+  }
+}
+
+function tableRegion(table: Element, heading: string | undefined, used: Map<string, number>): Element {
+  const headRow = table.children.find((c): c is Element => isElement(c, 'thead'))?.children.find((c): c is Element => isElement(c, 'tr'));
+  const headers = (headRow?.children ?? []).filter((c): c is Element => isElement(c, 'th')).map((th) => textOf(th).trim());
+  const copied = copy(table) as Element;
+  // Wider tables stack on a phone; the client script labels each cell with its column there.
+  if (headers.length > 2) copied.properties.className = ['stack'];
+  // Landmark names must be unique on the page: the section it sits in, then a number if need be.
+  let label = `Table${heading ? ` under “${heading}”` : ''}${headers.length ? `: ${headers.join(', ')}` : ''}`;
+  const seen = (used.get(label) ?? 0) + 1;
+  used.set(label, seen);
+  if (seen > 1) label += ` (${seen})`;
+  return el('div', { className: ['table-scroll'], role: 'region', tabIndex: 0, ariaLabel: label }, [copied]);
+}
+
+const headingTag = /^h[1-6]$/;
+
+/** The plugin, one instance per page (the processor calls this factory for each). */
+export function readingPlugin(): HastPluginDefinition {
+  let heading: string | undefined;
+  let hasGroups = false;
+  const labels = new Map<string, number>();
+  return {
+    name: 'agent-docs-reading',
+    element: [
+      {
+        filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'pre', 'p'],
+        visit(node, ctx) {
+          if (headingTag.test(node.tagName)) heading = ctx.textContent(node).trim();
+          else if (node.tagName === 'table') return tableRegion(node, heading, labels);
+          else if (node.tagName === 'p') hasGroups ||= groupOpen.test(ctx.textContent(node).trim());
+          else {
+            const code = node.children.find((c): c is Element => isElement(c, 'code'));
+            if (code) return codeBlock(code, ctx.textContent(code));
+          }
+          return undefined;
+        },
+      },
+    ],
+    after(root, ctx) {
+      if (!hasGroups) return;
+      let groups = 0;
+      codeGroups(root as Root, ctx, () => ++groups);
+    },
+  };
+}
