@@ -14,11 +14,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runAstroBuild, repoRoot } from './lib/astro-build.ts';
-import { builtSiteUrl, manifestFile, rebuildReasons } from './lib/build-state.ts';
+import { builtSiteUrl, distDir, rebuildReasons } from './lib/build-state.ts';
 import { startGateway } from './lib/gateway-process.ts';
 
 const afdocs = fileURLToPath(new URL('../node_modules/afdocs/bin/afdocs.mjs', import.meta.url));
-const distDir = manifestFile.replace(/[/\\]site[/\\]build-manifest\.json$/, '');
 
 const reasons = rebuildReasons();
 if (reasons.length) {

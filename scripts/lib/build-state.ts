@@ -8,7 +8,9 @@ import { resolve } from 'node:path';
 import { settingsDrift, settingsFromEnv, type BuildSettings } from '../../src/lib/build-settings.ts';
 import { repoRoot } from './astro-build.ts';
 
-export const manifestFile = resolve(repoRoot, process.env.DIST_DIR || 'dist', 'site', 'build-manifest.json');
+/** The build `npm start` serves: DIST_DIR, else dist/. */
+export const distDir = resolve(repoRoot, process.env.DIST_DIR || 'dist');
+export const manifestFile = resolve(distDir, 'site', 'build-manifest.json');
 
 /** Why the build must be made again, or an empty list when it serves as it is. */
 export function rebuildReasons(): string[] {

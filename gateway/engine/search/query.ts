@@ -51,7 +51,10 @@ const ALL_WORDS_FIRST_MAX = 2;
 export class QueryScorer {
   private readonly documents: Documents;
   private readonly dictionary: TermDictionary;
-  /** Per page: BM25 sum; query terms matched (anywhere, in the title) and the last term counted for each. */
+  /**
+   * Per page: BM25 sum; the query terms matched anywhere and in the title as bit masks (bit i: term i; a query holds
+   * at most 12 terms, text.ts queryTerms), and the count of title terms with the last one counted.
+   */
   private readonly bm25: Float64Array;
   private readonly matched: Uint16Array;
   private readonly titleMatched: Uint8Array;
