@@ -1,7 +1,7 @@
 // What a docs site and an agent audit expect besides the pages: sitemap.xml (and
 // its split into a sitemap index), robots.txt, Open Graph / Twitter meta, "Last
 // updated", "Edit this page" and the article ahead of the navigation in source order.
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,10 +68,14 @@ describe('last updated', () => {
 
   it('falls back to the file time outside a repository', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agent-docs-updated-'));
-    writeFileSync(join(dir, 'page.md'), '# Page\n');
-    const when = new Date(Date.UTC(2025, 4, 6, 7, 8, 9));
-    utimesSync(join(dir, 'page.md'), when, when);
-    expect(lastUpdated(dir, join(dir, 'page.md')).getTime()).toBe(when.getTime());
+    try {
+      writeFileSync(join(dir, 'page.md'), '# Page\n');
+      const when = new Date(Date.UTC(2025, 4, 6, 7, 8, 9));
+      utimesSync(join(dir, 'page.md'), when, when);
+      expect(lastUpdated(dir, join(dir, 'page.md')).getTime()).toBe(when.getTime());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

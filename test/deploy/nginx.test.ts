@@ -3,18 +3,16 @@
 // over two gateways that share one Redis. nginx runs the server block the build
 // wrote (dist/nginx/agent-docs.conf), unchanged but for what a container mounts:
 // dist/ at the mount point, the gateway list, and the port it listens on.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { nginxGateways, nginxMountPoint } from '../../src/integration/nginx-site.ts';
-import { freePort, requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
+import { nginxMountPoint } from '../../src/integration/nginx-site.ts';
+import { NGINX_BIN, startNginx, type RunningNginx } from '../../scripts/lib/nginx-process.ts';
+import { requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { readManifest } from '../helpers/manifest.ts';
 import { REDIS_BIN, startRedis, type RunningRedis } from '../helpers/redis.ts';
 
-const nginxBin = '/usr/sbin/nginx';
-const hasNginx = requireBinary(nginxBin, 'nginx');
+const hasNginx = requireBinary(NGINX_BIN, 'nginx');
 const hasRedis = requireBinary(REDIS_BIN, 'redis-server');
 const distDir = inject('distDir');
 
@@ -33,48 +31,26 @@ function mountedServerBlock(gatewaysFile: string, listen: string): string {
 describe.skipIf(!hasNginx || !hasRedis)('nginx in front of two gateways sharing one Redis', () => {
   let redis: RunningRedis;
   let gateways: RunningGateway[] = [];
-  let nginx: ChildProcess;
+  let nginx: RunningNginx | undefined;
   let base = '';
-  let nginxLog = '';
 
   beforeAll(async () => {
     redis = await startRedis();
     const env = { TRUST_PROXY: '1', RATE_LIMIT_MAX: '3', REDIS_URL: redis.url, SEARCH_WORKERS: '1', ASSISTANT_ENABLED: 'false' };
     // One after the other: two cold starts at once on a busy 2-core machine can outlast the start-up wait.
     gateways = [await startGateway(distDir, env), await startGateway(distDir, env)];
-    const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'agent-docs-nginx-'));
-    writeFileSync(join(dir, 'gateways.conf'), nginxGateways(gateways.map((g) => `127.0.0.1:${g.port}`)));
-    writeFileSync(join(dir, 'site.conf'), mountedServerBlock(join(dir, 'gateways.conf'), `127.0.0.1:${port}`));
-    const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${join(dir, t)};`).join(' ');
-    writeFileSync(
-      join(dir, 'nginx.conf'),
-      `user root; worker_processes 1; daemon off; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 256; }
-http { access_log off; ${temp} include ${join(dir, 'site.conf')}; }
-`,
+    nginx = await startNginx(
+      gateways.map((g) => `127.0.0.1:${g.port}`),
+      ({ gatewaysFile, listen }) => mountedServerBlock(gatewaysFile, listen),
+      { workerConnections: 256 },
     );
-    nginx = spawn(nginxBin, ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    nginx.stderr!.on('data', (d: Buffer) => (nginxLog += d.toString()));
-    base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      try {
-        await fetch(`${base}/llms.txt`).then((r) => r.arrayBuffer());
-        break;
-      } catch {
-        if (nginx.exitCode !== null || Date.now() > deadline) {
-          throw new Error(`nginx did not start: ${nginxLog}${(() => { try { return readFileSync(join(dir, 'error.log'), 'utf8'); } catch { return ''; } })()}`);
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    base = nginx.url;
   });
 
   afterAll(async () => {
-    nginx?.kill('SIGQUIT');
+    await nginx?.stop();
     await Promise.all(gateways.map((g) => g.stop()));
-    redis?.stop();
+    await redis?.stop();
   });
 
   const manifest = () => readManifest(distDir);

@@ -34,7 +34,7 @@ describe.skipIf(!haveRedis)('a hung Redis (SIGSTOP)', () => {
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    redis?.stop();
+    await redis?.stop();
   });
 
   it('keeps answering health, search, ask and the assistant while Redis is stopped, then shares the budget again', async () => {

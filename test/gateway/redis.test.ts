@@ -27,7 +27,7 @@ describe.skipIf(!haveRedis)('rate limits shared through Redis', () => {
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    redis?.stop();
+    await redis?.stop();
   });
 
   it('both processes count against one budget per endpoint', async () => {
