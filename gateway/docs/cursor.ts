@@ -3,6 +3,7 @@
 // Not a secret (it only carries an offset), but a changed, truncated or foreign
 // cursor is detected and refused instead of silently returning the wrong page.
 import { hash } from 'node:crypto';
+import { BoundedMemo } from '../engine/lru.ts';
 
 const VERSION = 1;
 
@@ -17,20 +18,15 @@ function digest(text: string, length: number): string {
  * Fingerprints of recent (query, tag, build)s: every page of a paginated search asks for the same one. Short keys
  * only, so that the memo stays under ≈2 MB whatever the queries (a URL may carry 16 KiB of query).
  */
-const fingerprints = new Map<string, string>();
-const FINGERPRINTS_MAX = 4096;
+const fingerprints = new BoundedMemo<string, string>(4096);
 const FINGERPRINT_KEY_MAX = 256;
 
 export function fingerprint(query: string, tag: string | undefined, buildId: string): string {
   const text = `${query}\u0000${tag ?? ''}\u0000${buildId}`;
-  let fp = fingerprints.get(text);
-  if (fp === undefined) {
-    fp = digest(text, 16);
-    if (text.length > FINGERPRINT_KEY_MAX) return fp;
-    if (fingerprints.size >= FINGERPRINTS_MAX) fingerprints.clear();
-    fingerprints.set(text, fp);
-  }
-  return fp;
+  const known = fingerprints.get(text);
+  if (known !== undefined) return known;
+  const fp = digest(text, 16);
+  return text.length > FINGERPRINT_KEY_MAX ? fp : fingerprints.remember(text, fp);
 }
 
 export function encodeCursor(offset: number, limit: number, fp: string): string {

@@ -1,3 +1,24 @@
+/**
+ * A memo of a pure function that forgets everything when it reaches `limit` entries. For hot lookups of small values
+ * (hit ids, fingerprints, expansions, rendered fragments) where the inputs that repeat come back soon: the LRU below
+ * moves an entry on every hit, which costs more than recomputing the few values a clear drops.
+ */
+export class BoundedMemo<K, V> extends Map<K, V> {
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super();
+    this.limit = limit;
+  }
+
+  /** Stores `value` for `key` (clearing the memo first when it is full) and returns it. */
+  remember(key: K, value: V): V {
+    if (this.size >= this.limit) this.clear();
+    this.set(key, value);
+    return value;
+  }
+}
+
 /** A small LRU bounded by entry count and by an estimated byte size (Map insertion order = recency). */
 export class Lru<V> {
   private readonly map = new Map<string, { v: V; bytes: number }>();

@@ -12,6 +12,7 @@ import type { Documents } from './documents.ts';
 import { type MatchedWords, plainWords } from './page-text.ts';
 import type { SectionChooser } from './sections.ts';
 import { CONTENT_TYPES, type PageInfo, type SearchHit, STATIC_WORDS, type SegmentData, pageWordCount } from './segment.ts';
+import { BoundedMemo } from '../lru.ts';
 
 const NO_MATCHES: number[] = [];
 /** The chosen section of a page hit (title match): the whole page. */
@@ -141,16 +142,9 @@ function skipTitle(page: PageInfo, s: SegmentData, i: number, nW: number): numbe
  * Ids of recent hits. Bounded well inside the query worker's heap cap (worker-pool.ts): an entry holds the URL and
  * its digest, ≈250 bytes, and the memo is there for the hits of broad queries, rendered again and again.
  */
-const idMemo = new Map<string, string>();
-const ID_MEMO_MAX = 50_000;
+const idMemo = new BoundedMemo<string, string>(50_000);
 
 /** Stable result id: the first 16 base64url characters of sha256(hit url). */
 export function hitId(url: string): string {
-  let id = idMemo.get(url);
-  if (id === undefined) {
-    id = hash('sha256', url, 'base64url').slice(0, 16);
-    if (idMemo.size >= ID_MEMO_MAX) idMemo.clear();
-    idMemo.set(url, id);
-  }
-  return id;
+  return idMemo.get(url) ?? idMemo.remember(url, hash('sha256', url, 'base64url').slice(0, 16));
 }

@@ -11,11 +11,12 @@ import { primaryTerm, toPlainText } from '../text.ts';
 import type { ColdArray } from './cold-array.ts';
 import type { MatchSets } from './match-set.ts';
 import { type SegmentData, WORD_CHECKPOINT_INTERVAL, pageWordCount } from './segment.ts';
+import { BoundedMemo } from '../lru.ts';
 
 /** Bytes of a page's text: `bytes[b - base]` is byte b of the segment's texts (all of them in memory, or the page's). */
 interface PageBytes { bytes: Uint8Array; buffer: Buffer; base: number }
 const wholeTexts = new WeakMap<ColdArray<Uint8Array>, PageBytes>();
-const pageTexts = new WeakMap<ColdArray<Uint8Array>, Map<number, PageBytes>>();
+const pageTexts = new WeakMap<ColdArray<Uint8Array>, BoundedMemo<number, PageBytes>>();
 /** Pages read from a segment file kept per worker (the top hits of recent queries; ≈5 KB each). */
 const PAGE_TEXT_MEMO_MAX = 256;
 const PRIMARY_MEMO_MAX = 100_000;
@@ -31,15 +32,13 @@ function pageBytes(s: SegmentData, i: number): PageBytes {
     return t;
   }
   let memo = pageTexts.get(texts);
-  if (!memo) pageTexts.set(texts, (memo = new Map()));
+  if (!memo) pageTexts.set(texts, (memo = new BoundedMemo(PAGE_TEXT_MEMO_MAX)));
   let t = memo.get(i);
   if (!t) {
     const base = s.pageFirstByte[i]!;
     const buffer = Buffer.allocUnsafe(s.pageFirstByte[i + 1]! - base);
     texts.read(base, base + buffer.length, buffer, 0);
-    t = { bytes: buffer, buffer, base };
-    if (memo.size >= PAGE_TEXT_MEMO_MAX) memo.clear();
-    memo.set(i, t);
+    t = memo.remember(i, { bytes: buffer, buffer, base });
   }
   return t;
 }
@@ -88,7 +87,7 @@ export function plainWords(s: SegmentData, i: number, from: number, to: number):
 /** Positions of matched words in a page: per worker, with memos of word → primary term and first characters. */
 export class MatchedWords {
   private readonly matchSets: MatchSets;
-  private readonly primaryMemo = new Map<string, string>();
+  private readonly primaryMemo = new BoundedMemo<string, string>(PRIMARY_MEMO_MAX);
   private readonly firstMemo = new WeakMap<Set<string>, Uint8Array>();
 
   constructor(matchSets: MatchSets) {
@@ -107,14 +106,7 @@ export class MatchedWords {
   }
 
   private primary(w: string): string {
-    const memo = this.primaryMemo;
-    let t = memo.get(w);
-    if (t === undefined) {
-      t = primaryTerm(w);
-      if (memo.size >= PRIMARY_MEMO_MAX) memo.clear();
-      memo.set(w, t);
-    }
-    return t;
+    return this.primaryMemo.get(w) ?? this.primaryMemo.remember(w, primaryTerm(w));
   }
 
   /** Word positions (page-relative) in [from, to) of page i whose primary term is in the match set. */

@@ -11,6 +11,7 @@ import type { Documents } from './documents.ts';
 import { type HitRenderer, PAGE_SECTION, hitJsonUntilScore } from './hits.ts';
 import type { SectionChooser } from './sections.ts';
 import { FULL_EXCERPT_RANKS, STATIC_WORDS } from './segment.ts';
+import { BoundedMemo } from '../lru.ts';
 
 /** Bound of the per-worker memo of static hits rendered on demand (≈350 bytes each: ≤ ≈12 MB per worker). */
 const STATIC_MEMO_MAX = 30_000;
@@ -22,7 +23,7 @@ export class ResultsWriter {
   /** Buffer views of the static hit bytes (Buffer.copy: one native copy per hit, no view object per hit). */
   private readonly staticHitBuffers: Buffer[];
   /** Static hits of segments whose stored ones were rendered with another STATIC_WORDS. */
-  private readonly staticMemo = new Map<number, string>();
+  private readonly staticMemo = new BoundedMemo<number, string>(STATIC_MEMO_MAX);
 
   constructor(documents: Documents, sections: SectionChooser, hits: HitRenderer) {
     this.documents = documents;
@@ -104,13 +105,7 @@ export class ResultsWriter {
 
   private memoStatic(doc: number, titleMatch: boolean, section: number, headingHit: number): string {
     const key = (doc * 65536 + (section + 2)) * 2 + headingHit;
-    let out = this.staticMemo.get(key);
-    if (out === undefined) {
-      out = this.hits.staticJson(doc, titleMatch, section, headingHit === 1);
-      if (this.staticMemo.size >= STATIC_MEMO_MAX) this.staticMemo.clear();
-      this.staticMemo.set(key, out);
-    }
-    return out;
+    return this.staticMemo.get(key) ?? this.staticMemo.remember(key, this.hits.staticJson(doc, titleMatch, section, headingHit === 1));
   }
 }
 

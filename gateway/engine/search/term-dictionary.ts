@@ -17,6 +17,7 @@
  */
 import type { List, SegmentData } from './segment.ts';
 import { typoMatches, type TypoIndexData } from './typo-index.ts';
+import { BoundedMemo } from '../lru.ts';
 
 /** A term's expansion: its text, similarity to the query term (1 exact), and its id per segment (-1 absent). */
 export interface Expansion { term: string; similarity: number; ids: Int32Array }
@@ -42,7 +43,7 @@ const THRESHOLD_SHARE = 12;
 export class TermDictionary {
   private readonly segments: SegmentData[];
   private readonly maxExpansions: number;
-  private readonly memo = new Map<string, Expansion[]>();
+  private readonly memo = new BoundedMemo<string, Expansion[]>(MEMO_MAX);
 
   constructor(segments: SegmentData[], maxExpansions: number) {
     this.segments = segments;
@@ -61,8 +62,7 @@ export class TermDictionary {
         const typos = this.typoExpansions(term, exact * RARE_NEIGHBOUR_RATIO).filter((e) => !have.has(e.term));
         if (typos.length) out = [...out, ...typos];
       }
-      if (this.memo.size >= MEMO_MAX) this.memo.clear();
-      this.memo.set(term, out);
+      this.memo.remember(term, out);
     }
     return out;
   }
