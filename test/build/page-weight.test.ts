@@ -45,6 +45,20 @@ describe('page weight', () => {
     expect(loaded.filter((p) => /\/(search|ask|stylesheet)\.[\w-]+\.(js|css)$|pagefind/.test(p))).toEqual([]);
   });
 
+  it('links the callouts-and-tabs stylesheet and the tabs script only on pages that have such blocks', () => {
+    const htmls = pages.map((p) => readSiteFile(distDir, `${p.path.slice(1)}.html`));
+    const article = (h: string) => h.slice(h.indexOf('<article'), h.indexOf('</article>'));
+    const withGroups = htmls.filter((h) => article(h).includes('data-code-group'));
+    const plain = htmls.filter((h) => !/data-code-group|class="(?:callout|badge)\b/.test(article(h)));
+    expect(withGroups.length).toBeGreaterThan(0);
+    expect(plain.length).toBeGreaterThan(0);
+    const blocksCss = (h: string) => referencedAssets(h).some((a) => /\/blocks\.[\w-]+\.css$/.test(a));
+    // Astro inlines a script this small, or links it as CodeGroups.*.js.
+    const tabsScript = (h: string) => /<script type="module">[^<]*\[data-code-group\]/.test(h) || referencedAssets(h).some((a) => a.includes('CodeGroups'));
+    for (const h of withGroups) expect([blocksCss(h), tabsScript(h)]).toEqual([true, true]);
+    for (const h of plain) expect([blocksCss(h), tabsScript(h)]).toEqual([false, false]);
+  });
+
   it('colours code with token classes from the one stylesheet, never inline styles', () => {
     const html = readSiteFile(distDir, 'docs/getting-started/writing-content.html');
     expect(html).toContain('<span class="k">');

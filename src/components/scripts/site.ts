@@ -1,9 +1,12 @@
 // The site's one client script (an external module shared by every page):
 // theme toggle, the phone menu, the search dialog and the on-page TOC highlight.
-// The Pagefind UI itself loads lazily (see search.ts), never on page load.
+// The search engine (search.ts) and the dialog's styles (search.css) load when the
+// dialog first opens or its button is hovered or focused, never on page load.
 
 import './reading.ts';
 import { currentMode } from './ask-panel.ts';
+import { loadStylesheet } from './stylesheet.ts';
+import searchCss from '../../styles/search.css?url';
 
 const root = document.documentElement;
 
@@ -84,10 +87,15 @@ const dialogTarget = dialog?.querySelector<HTMLElement>('[data-search-target]');
 // A plain input that is there at once, so typing (and the phone keyboard, which
 // only opens on a focus inside the tap) works while the Pagefind UI loads.
 const preInput = dialog?.querySelector<HTMLInputElement>('[data-search-preinput]');
-const preload = () => void import('./search.ts').then((m) => m.preloadSearch()).catch(() => {});
+// The dialog's styles load with its first opening (or a hover or focus of the button before it).
+const preload = () => {
+  void loadStylesheet(searchCss);
+  void import('./search.ts').then((m) => m.preloadSearch()).catch(() => {});
+};
 
 async function openSearch(): Promise<void> {
   if (!dialog || !dialogTarget) return;
+  void loadStylesheet(searchCss);
   if (!dialog.open) dialog.showModal();
   if (currentMode() === 'ask') return void dialog.querySelector<HTMLInputElement>('#ask-input')?.focus();
   if (preInput && !preInput.hidden) preInput.focus();
