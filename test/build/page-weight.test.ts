@@ -42,7 +42,7 @@ describe('page weight', () => {
     const loaded = page.assets.map((a) => a.path);
     expect(loaded.some((p) => p.endsWith('.css'))).toBe(true);
     expect(loaded.some((p) => p.endsWith('.js'))).toBe(true);
-    expect(loaded.filter((p) => /\/(search|ask|stylesheet)\.[\w-]+\.(js|css)$|pagefind/.test(p))).toEqual([]);
+    expect(loaded.filter((p) => /\/(search|search-dialog|ask|stylesheet)\.[\w-]+\.(js|css)$|pagefind/.test(p))).toEqual([]);
   });
 
   it('links the callouts-and-tabs stylesheet and the tabs script only on pages that have such blocks', () => {
