@@ -5,7 +5,7 @@
 // loaded on the first question) and streams a cited answer; switching modes moves focus
 // to the mode's input. The chosen mode is on the dialog as data-mode.
 
-const closeIcon = '<svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18"/></svg>';
+const closeIcon = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18"/></svg>';
 const head =
   '<div class="search-panel-head"><h2 id="search-dialog-title" class="search-title">Search the docs</h2>' +
   '<div class="search-modes" role="group" aria-label="Mode"><button type="button" aria-pressed="true" data-dialog-mode="search">Search</button>' +
