@@ -84,7 +84,7 @@ if (menuButton && sidebar) {
 // The page's HTML has no dialog: the script builds it on the first opening. At once,
 // the part that must be there in the same tap: the dialog and a plain input, so typing
 // (and the phone keyboard, which only opens on a focus inside the tap) works while the
-// rest loads: the dialog's styles (search.css; it stays transparent until they apply),
+// rest loads: the dialog's styles (search.css; it stays transparent until they load),
 // its title, modes, close button and Ask form (search-dialog.ts), the engine (search.ts).
 const searchButtons = document.querySelectorAll<HTMLButtonElement>('[data-search-open]');
 let dialog: HTMLDialogElement | undefined;
@@ -115,7 +115,7 @@ const preload = () => {
 
 async function openSearch(): Promise<void> {
   const opened = searchDialog();
-  void loadStylesheet(searchCss);
+  void loadStylesheet(searchCss).then(() => (opened.dataset.ready = ''));
   if (!opened.open) opened.showModal();
   void import('./search-dialog.ts').then((m) => m.completeDialog(opened));
   if (opened.dataset.mode === 'ask') return void opened.querySelector<HTMLInputElement>('#ask-input')?.focus();
