@@ -1,7 +1,7 @@
 // Real-browser tests of reading a page: highlighted code with a copy button, code
 // groups whose choice follows the reader across pages, heading anchors, tables that
 // scroll by keyboard or stack on a phone, the page-actions menu, the Ask panel
-// streaming from the real gateway, the search dialog (the gateway's ranking where the
+// streaming from the real gateway, the search dialog (built on its first opening; the gateway's ranking where the
 // gateway serves the site, the Pagefind bundle on a static-only host) and axe-core on
 // the pages and states a reader meets. Debian chromium driven by playwright-core
 // against the fixture build served by the real gateway (and by a plain file host).
@@ -220,6 +220,23 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     expect(await p.getByRole('link', { name: 'Open in Claude' }).isVisible()).toBe(true);
     expect(await p.getByRole('button', { name: 'Copy page as Markdown' }).count()).toBe(0);
     await plain.close();
+  });
+
+  it('builds the search dialog on its first opening, and shows it even when its stylesheet fails to load', async () => {
+    const { context, page, errors } = await open();
+    await page.route(/\/_astro\/search\.[\w-]+\.css$/, (route) => route.abort());
+    await page.goto(base + writingPage);
+    // The page's HTML carries no dialog (it needs a script to be of any use).
+    expect(await page.locator('dialog').count()).toBe(0);
+    await page.keyboard.press('/');
+    const dialog = page.locator('#search-dialog');
+    expect(await page.locator('[data-search-open]').getAttribute('aria-controls')).toBe('search-dialog');
+    await expect.poll(() => dialog.evaluate((d) => getComputedStyle(d).opacity)).toBe('1');
+    await page.keyboard.type('nginx', { delay: 20 });
+    await dialog.locator('.gateway-search-link').first().waitFor({ timeout: 10_000 });
+    expect(await dialog.getByRole('button', { name: 'Ask', exact: true }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 
   it('streams a cited answer in the Ask mode of the search dialog, by keyboard', async () => {

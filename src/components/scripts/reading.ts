@@ -1,10 +1,9 @@
 // Reading aids that need a script, added to the HTML the build wrote: copy buttons
-// on code blocks, code-group tabs (ARIA tabs, choice remembered across pages by
-// label), heading anchor links, column labels for tables stacked on a phone, and
-// the copy actions of the page-actions menu.
+// on code blocks, heading anchor links, column labels for tables stacked on a phone,
+// and the copy actions of the page-actions menu. Code-group tabs have a script of
+// their own (code-groups.ts), loaded only by the pages that have one.
 // Every result is announced through one polite live region.
 
-const storageKey = 'code-group';
 let announcer: HTMLElement | undefined;
 
 /** Says `message` to screen readers (once; repeated messages are re-announced). */
@@ -65,70 +64,6 @@ for (const block of document.querySelectorAll<HTMLElement>('.code-block')) {
   button.addEventListener('click', async () => flash(button, await copyText(pre.innerText.replace(/\n$/, ''))));
   block.append(button);
 }
-
-// ── Code groups: ARIA tabs, the chosen label remembered across pages ────────
-const groups = [...document.querySelectorAll<HTMLElement>('[data-code-group]')];
-
-function tabsOf(group: HTMLElement): HTMLButtonElement[] {
-  return [...group.querySelectorAll<HTMLButtonElement>(':scope > [role="tablist"] > [role="tab"]')];
-}
-
-function select(group: HTMLElement, tab: HTMLButtonElement): void {
-  for (const t of tabsOf(group)) {
-    const on = t === tab;
-    t.setAttribute('aria-selected', String(on));
-    t.tabIndex = on ? 0 : -1;
-    const panel = document.getElementById(t.getAttribute('aria-controls') ?? '');
-    if (panel) panel.hidden = !on;
-  }
-}
-
-/** Selects `label` in every group of the page that has it. */
-function selectLabel(label: string, except?: HTMLElement): void {
-  for (const group of groups) {
-    if (group === except) continue;
-    const tab = tabsOf(group).find((t) => t.textContent?.trim() === label);
-    if (tab) select(group, tab);
-  }
-}
-
-let stored: string | null = null;
-try {
-  stored = localStorage.getItem(storageKey);
-} catch {
-  // storage blocked: choices last for this page
-}
-for (const group of groups) {
-  const tabs = tabsOf(group);
-  tabs.forEach((tab, i) => {
-    tab.id ||= `${tab.getAttribute('aria-controls')}-tab`;
-    document.getElementById(tab.getAttribute('aria-controls') ?? '')?.setAttribute('aria-labelledby', tab.id);
-    if (!tab.hasAttribute('tabindex')) tab.tabIndex = tab.getAttribute('aria-selected') === 'true' ? 0 : -1;
-    tab.addEventListener('click', () => {
-      select(group, tab);
-      const label = tab.textContent?.trim() ?? '';
-      selectLabel(label, group);
-      try {
-        localStorage.setItem(storageKey, label);
-      } catch {
-        // storage blocked
-      }
-    });
-    tab.addEventListener('keydown', (e) => {
-      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
-      if (to === undefined) return;
-      e.preventDefault();
-      const next = tabs[(to + tabs.length) % tabs.length]!;
-      next.focus();
-      next.click();
-    });
-  });
-  for (const panel of group.querySelectorAll<HTMLElement>(':scope > [role="tabpanel"]')) panel.tabIndex = -1;
-}
-if (stored) selectLabel(stored);
-addEventListener('storage', (e) => {
-  if (e.key === storageKey && e.newValue) selectLabel(e.newValue);
-});
 
 // ── Heading anchors: a link to each h2–h4 that also copies the section URL ──
 for (const heading of document.querySelectorAll<HTMLHeadingElement>('.prose :is(h2, h3, h4)[id]')) {

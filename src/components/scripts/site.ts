@@ -1,9 +1,11 @@
 // The site's one client script (an external module shared by every page):
 // theme toggle, the phone menu, the search dialog and the on-page TOC highlight.
-// The Pagefind UI itself loads lazily (see search.ts), never on page load.
+// The search engine (search.ts) and the dialog's styles (search.css) load when the
+// dialog first opens or its button is hovered or focused, never on page load.
 
 import './reading.ts';
-import { currentMode } from './ask-panel.ts';
+import { loadStylesheet } from './stylesheet.ts';
+import searchCss from '../../styles/search.css?url';
 
 const root = document.documentElement;
 
@@ -79,37 +81,61 @@ if (menuButton && sidebar) {
 }
 
 // ── Search ────────────────────────────────────────────────────────────────
-const dialog = document.getElementById('search-dialog') as HTMLDialogElement | null;
-const dialogTarget = dialog?.querySelector<HTMLElement>('[data-search-target]');
-// A plain input that is there at once, so typing (and the phone keyboard, which
-// only opens on a focus inside the tap) works while the Pagefind UI loads.
-const preInput = dialog?.querySelector<HTMLInputElement>('[data-search-preinput]');
-const preload = () => void import('./search.ts').then((m) => m.preloadSearch()).catch(() => {});
+// The page's HTML has no dialog: the script builds it on the first opening. At once,
+// the part that must be there in the same tap: the dialog and a plain input, so typing
+// (and the phone keyboard, which only opens on a focus inside the tap) works while the
+// rest loads: the dialog's styles (search.css; it stays transparent until they load),
+// its title, modes, close button and Ask form (search-dialog.ts), the engine (search.ts).
+const searchButtons = document.querySelectorAll<HTMLButtonElement>('[data-search-open]');
+let dialog: HTMLDialogElement | undefined;
+
+function searchDialog(): HTMLDialogElement {
+  if (dialog) return dialog;
+  const created = (dialog = document.createElement('dialog'));
+  created.id = 'search-dialog';
+  created.className = 'search-dialog';
+  created.setAttribute('aria-label', 'Search the docs');
+  created.innerHTML =
+    '<div class="search-panel"><div class="search-target" data-search-target>' +
+    '<input type="search" class="search-preinput" data-search-preinput placeholder="Search the docs" aria-label="Search the docs" autocomplete="off"></div></div>';
+  // A click on the backdrop (the dialog element itself, outside its panel) closes it.
+  created.addEventListener('click', (e) => {
+    if (e.target === created) created.close();
+  });
+  document.body.append(created);
+  for (const b of searchButtons) b.setAttribute('aria-controls', created.id);
+  return created;
+}
+
+const preload = () => {
+  void loadStylesheet(searchCss);
+  void import('./search-dialog.ts').catch(() => {});
+  void import('./search.ts').then((m) => m.preloadSearch()).catch(() => {});
+};
 
 async function openSearch(): Promise<void> {
-  if (!dialog || !dialogTarget) return;
-  if (!dialog.open) dialog.showModal();
-  if (currentMode() === 'ask') return void dialog.querySelector<HTMLInputElement>('#ask-input')?.focus();
+  const opened = searchDialog();
+  void loadStylesheet(searchCss).then(() => (opened.dataset.ready = ''));
+  if (!opened.open) opened.showModal();
+  void import('./search-dialog.ts').then((m) => m.completeDialog(opened));
+  if (opened.dataset.mode === 'ask') return void opened.querySelector<HTMLInputElement>('#ask-input')?.focus();
+  const target = opened.querySelector<HTMLElement>('[data-search-target]')!;
+  const preInput = opened.querySelector<HTMLInputElement>('[data-search-preinput]');
   if (preInput && !preInput.hidden) preInput.focus();
   const { mountSearch } = await import('./search.ts');
-  const ui = await mountSearch(dialogTarget, { focus: true });
+  const ui = await mountSearch(target, { focus: true });
   if (ui && preInput && !preInput.hidden) {
     preInput.hidden = true;
     if (preInput.value.trim()) ui.triggerSearch(preInput.value);
   }
 }
 
-for (const b of document.querySelectorAll<HTMLButtonElement>('[data-search-open]')) {
+for (const b of searchButtons) {
   b.addEventListener('click', () => void openSearch());
   b.addEventListener('focus', preload, { once: true });
   b.addEventListener('pointerenter', preload, { once: true });
 }
-if (dialog) {
-  // A click on the backdrop (the dialog element itself, outside its panel) closes it.
-  dialog.addEventListener('click', (e) => {
-    if (e.target === dialog) dialog.close();
-  });
-  dialog.querySelector('[data-search-close]')?.addEventListener('click', () => dialog.close());
+if (searchButtons.length) {
   document.addEventListener('keydown', (e) => {
     const t = e.target as HTMLElement;
     const typing = t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName);
