@@ -13,6 +13,9 @@
 //   do not run (reading.css keys on html.js).
 // - Tables sit in a focusable, labelled scroll region; tables of three or more
 //   columns are marked to stack on a phone (scripts/reading.ts labels their cells).
+//   A column's alignment (`| ---: |`) becomes a class on its cells: the site's
+//   Content-Security-Policy allows no inline style attribute, so the processor's
+//   `style="text-align: …"` would be dropped by the browser.
 // The Markdown twin is made from the source file, so none of this reaches it.
 // Visitors see elements in document order; the replacements they return are
 // serialised by the processor, so cached highlight nodes are shared, never copied.
@@ -157,10 +160,28 @@ function codeGroups(parent: Parent, ctx: HastVisitorContext, next: () => number)
   }
 }
 
+const alignment = /^\s*text-align:\s*(left|right|center)\s*;?\s*$/;
+
+/** Moves each cell's alignment from an inline style (or the `align` attribute) to an `align-<side>` class. */
+function alignCells(node: Element): void {
+  for (const child of node.children) {
+    if (!isElement(child)) continue;
+    if (child.tagName === 'th' || child.tagName === 'td') {
+      const { style, align } = child.properties;
+      const side = typeof style === 'string' ? alignment.exec(style)?.[1] : typeof align === 'string' ? align : undefined;
+      if (side === undefined) continue;
+      delete child.properties.style;
+      delete child.properties.align;
+      child.properties.className = [...((child.properties.className as string[] | undefined) ?? []), `align-${side}`];
+    } else alignCells(child);
+  }
+}
+
 function tableRegion(table: Element, heading: string | undefined, used: Map<string, number>): Element {
   const headRow = table.children.find((c): c is Element => isElement(c, 'thead'))?.children.find((c): c is Element => isElement(c, 'tr'));
   const headers = (headRow?.children ?? []).filter((c): c is Element => isElement(c, 'th')).map((th) => textOf(th).trim());
   const copied = copy(table) as Element;
+  alignCells(copied);
   // Wider tables stack on a phone; the client script labels each cell with its column there.
   if (headers.length > 2) copied.properties.className = ['stack'];
   // Landmark names must be unique on the page: the section it sits in, then a number if need be.

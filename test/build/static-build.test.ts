@@ -100,6 +100,13 @@ describe('pages', () => {
     const html = read('404.html');
     expect(html).toContain('/llms.txt');
   });
+
+  it('carries no inline style attribute (the CSP allows none), aligned table columns as classes', () => {
+    const withStyle = manifest.pages.filter((p) => /<[a-z][^>]*\sstyle="/i.test(read(`${p.path.slice(1)}.html`)));
+    expect(withStyle.map((p) => p.path)).toEqual([]);
+    const aligned = manifest.pages.map((p) => read(`${p.path.slice(1)}.html`)).filter((html) => /<t[dh] class="align-right">/.test(html));
+    expect(aligned.length).toBeGreaterThan(0);
+  });
 });
 
 describe('llms.txt', () => {
