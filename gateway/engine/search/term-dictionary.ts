@@ -2,7 +2,7 @@
  * The vocabulary: a query term's expansions in the segments' term dictionaries (sorted term lists). A query term
  * matches its exact form plus up to `maxExpansions` prefix expansions, the most frequent first, each with a
  * similarity weight and its term id in every segment. A term no segment holds exactly also matches its typo
- * neighbours (typo-index.ts: one edit from 5 characters, two from 9) as expansions of the same shape, weighted below
+ * neighbours (typo-index.ts: one edit from 4 characters, two from 9) as expansions of the same shape, weighted below
  * every exact and prefix match (TYPO_SIMILARITY), so a query whose terms all exist ranks exactly as without them. So
  * does a rare term (on at most RARE_TERM_PAGES pages) whose neighbour is common (RARE_NEIGHBOUR_RATIO times as many
  * pages): the docs' own misspelling of a word, or a real word the reader did not mean, no longer hides the common one.
@@ -27,6 +27,11 @@ const TYPO_SIMILARITY = [1, 0.5, 0.3] as const;
 /** A term on at most this many pages is rare: its typo neighbours on RARE_NEIGHBOUR_RATIO times as many pages join it. */
 const RARE_TERM_PAGES = 3;
 const RARE_NEIGHBOUR_RATIO = 20;
+/**
+ * A rare term this short keeps to itself: a 4-character word has many real neighbours one edit away (`mock`, `lock`,
+ * `rock`), so only a term the index does not hold at all (a typo) gets them.
+ */
+const RARE_TYPO_MIN_LENGTH = 5;
 
 function typoIndexOf(segment: SegmentData): TypoIndexData {
   return { hashes: segment.typoHashes, termIds: segment.typoTermIds };
@@ -55,7 +60,7 @@ export class TermDictionary {
     if (out === undefined) {
       out = this.compute(term);
       const exact = out[0]?.similarity === 1 ? this.pages(out[0].ids) : 0;
-      if (exact <= RARE_TERM_PAGES) {
+      if (exact <= RARE_TERM_PAGES && (exact === 0 || term.length >= RARE_TYPO_MIN_LENGTH)) {
         // neighbours that are not prefix expansions already (`middlewar` expands to `middleware` both ways)
         const have = new Set(out.map((e) => e.term));
         const typos = this.typoExpansions(term, exact * RARE_NEIGHBOUR_RATIO).filter((e) => !have.has(e.term));
