@@ -110,12 +110,12 @@ export function queryTerms(query: string, max = 12): string[] {
   return (content.length ? content : all).sort().slice(0, max);
 }
 
-/** All terms of a text (for term-overlap scoring), in order, including parts of compound words. */
-export function textTerms(text: string): string[] {
+/** All terms of a text (for term-overlap scoring), in order, including parts of compound words (and of camelCase ones: splitCase). */
+export function textTerms(text: string, splitCase = false): string[] {
   const out: string[] = [];
   for (const w of text.split(/\s+/)) {
     if (!w) continue;
-    for (const t of wordTerms(w)) out.push(t);
+    for (const t of wordTerms(w, splitCase)) out.push(t);
   }
   return out;
 }
