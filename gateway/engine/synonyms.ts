@@ -37,6 +37,8 @@ const ENTRIES = [
   'repo > monorepo, workspace',
   'longest > slow',
   'print > log, console',
+  'upgrade > migration, migrate',
+  'fully > full',
 ];
 
 /** Query term → the terms it also matches (stemmed), built once from ENTRIES. */
