@@ -34,8 +34,10 @@ function undouble(s: string): string {
 
 /**
  * Index terms of one whitespace-delimited word: the joined form first (`Node.js` → `nodejs`), then its parts
- * when it has several (`node`, `js`; an identifier's camelCase words: `setupFiles` → `setupfiles`, `setup`, `file`,
- * so a reader's "setup files" finds the option). Lower-cased, diacritics folded, `_` kept as a word character, stemmed.
+ * when it has several (`node`, `js`); with splitCase (page titles) also an identifier's camelCase words: `setupFiles` →
+ * `setupfil`, `setup`, `file`, so a reader's "setup files" finds the option's page (in page bodies they measured worse:
+ * identifiers in code spread `be`, `use`, `type` over every reference page). Lower-cased, diacritics folded, `_` kept as
+ * a word character, stemmed.
  */
 export function wordTerms(raw: string, splitCase = false): string[] {
   const camel = splitCase && CASE_CHANGE.test(raw);
@@ -83,8 +85,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(' ').m
 
 /**
  * Words of how people phrase a question rather than of what they ask about ("is there a way to …", "how can I keep
- * going …"): kept in queries (a title may hold them), but they weigh little in ranking (search FILLER_WEIGHT) and the
- * answerer does not look for them.
+ * going …", "why …"): kept in queries (a title may hold them: "Why Vitest"), but they weigh little in ranking (search
+ * FILLER_WEIGHT) and the answerer does not look for them.
  */
 export const QUESTION_FILLER: ReadonlySet<string> = new Set(
   ('use using want way ways get need make possible there instead some any only just own like one few several many much ' +
