@@ -5,6 +5,7 @@
 // Prints the tables and writes bench/results/relevance.{json,md}. Not part of `npm test`: it reports, never asserts.
 //
 //   npm run eval [-- --corpus <dir>] [--set <judged.json>] [--rebuild]
+//   npm run eval -- --set bench/relevance/vite-docs.json   (the Vite spot check: results in relevance-vite-docs.*)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -24,18 +25,25 @@ const { values: args } = parseArgs({
   },
 });
 
-/** The corpus: --corpus, else `shared/corpora/vitest-docs` beside the repository or one of its parents. */
+/** The corpus the judged set is for (its `corpus` field): names the default corpus folder, the build and the results. */
+const corpusName = ((): string => {
+  const name = (JSON.parse(readFileSync(resolve(args.set), 'utf8')) as { corpus?: unknown }).corpus;
+  if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error(`eval: ${args.set} names no corpus (a lower-case folder name)`);
+  return name;
+})();
+
+/** The corpus: --corpus, else `shared/corpora/<corpus>` beside the repository or one of its parents. */
 function corpusDir(): string {
   if (args.corpus) return resolve(args.corpus);
   for (let dir = resolve(repoRoot, '..'); ; dir = resolve(dir, '..')) {
-    const candidate = join(dir, 'shared/corpora/vitest-docs');
+    const candidate = join(dir, 'shared/corpora', corpusName);
     if (existsSync(candidate)) return candidate;
-    if (dir === resolve(dir, '..')) throw new Error('eval: no shared/corpora/vitest-docs beside the repository; pass --corpus <dir>');
+    if (dir === resolve(dir, '..')) throw new Error(`eval: no shared/corpora/${corpusName} beside the repository; pass --corpus <dir>`);
   }
 }
 
 const SITE_URL = 'https://docs.eval.test';
-const work = join(repoRoot, 'bench/corpus/eval', 'vitest-docs');
+const work = join(repoRoot, 'bench/corpus/eval', corpusName);
 const distDir = join(work, 'dist');
 const siteDir = join(distDir, 'site');
 
@@ -64,7 +72,7 @@ async function build(contentDir: string): Promise<void> {
   const started = Date.now();
   let output = '';
   const code = await runAstroBuild({
-    env: { CONTENT_DIR: contentDir, DIST_DIR: distDir, ASTRO_CACHE_DIR: join(work, '.astro-cache'), SITE_URL, SITE_NAME: 'Vitest (evaluation)' },
+    env: { CONTENT_DIR: contentDir, DIST_DIR: distDir, ASTRO_CACHE_DIR: join(work, '.astro-cache'), SITE_URL, SITE_NAME: corpusName === 'vitest-docs' ? 'Vitest (evaluation)' : `${corpusName} (evaluation)` },
     onOutput: (chunk) => (output += chunk),
   });
   if (code !== 0) throw new Error(`build of the evaluation corpus failed (exit ${code}):\n${output.slice(-4000)}`);
@@ -135,14 +143,16 @@ async function main(): Promise<void> {
       }
     }
 
-    const report: EvalReport = { corpus: 'vitest-docs', date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, misses };
+    const report: EvalReport = { corpus: corpusName, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, misses };
     const md = markdownReport(report);
     console.log(`\n${md}`);
     const results = join(repoRoot, 'bench/results');
     mkdirSync(results, { recursive: true });
-    writeFileSync(join(results, 'relevance.json'), `${JSON.stringify(report, null, 1)}\n`);
-    writeFileSync(join(results, 'relevance.md'), md);
-    console.log('eval: wrote bench/results/relevance.json and relevance.md');
+    // the Vitest set's results are the headline (relevance.*); another corpus's go beside them
+    const base = corpusName === 'vitest-docs' ? 'relevance' : `relevance-${corpusName}`;
+    writeFileSync(join(results, `${base}.json`), `${JSON.stringify(report, null, 1)}\n`);
+    writeFileSync(join(results, `${base}.md`), md);
+    console.log(`eval: wrote bench/results/${base}.json and ${base}.md`);
   } catch (err) {
     console.error(`eval: gateway output:\n${gw.output().slice(-3000)}`);
     throw err;

@@ -257,10 +257,10 @@ async function sectionAnswer(opts: AnswerOptions): Promise<AnswerOutcome> {
 const GENERATE_PASSAGES = 3;
 const SUMMARIZE_PAGES = 3;
 /**
- * A further passage must score at least this share of the best one (0.4: on the Vitest judged set a second or third
- * section this close is as often the one that answers; 0.6 cited a judged page for 66.7 % of questions, 0.4 72.2 %).
+ * A further passage must score at least this share of the best one: on the Vitest judged set a second or third
+ * section this close is as often the one that answers (content/docs/api/search-quality.md).
  */
-const FURTHER_PASSAGE_SHARE = 0.4;
+const FURTHER_PASSAGE_SHARE = 0.25;
 
 /** The passage as Markdown with ` [n]` after its last paragraph or list (never inside code, a quote or a table). */
 function withMarker(blocks: readonly Block[], n: number): string {
@@ -290,7 +290,11 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     picked = ranked.filter((r) => r.coverage >= COVERED_THRESHOLD / 2 && !seen.has(r.source) && seen.add(r.source)).slice(0, SUMMARIZE_PAGES);
     picked.sort((a, b) => a.source - b.source);
   } else {
-    picked = ranked.filter((r) => r === best || (r.score >= FURTHER_PASSAGE_SHARE * best.score && r.coverage >= COVERED_THRESHOLD)).slice(0, GENERATE_PASSAGES);
+    // the search ranking's first page leads when one of its sections covers the question (its first result is more
+    // often the page that answers than the best single section is); further passages from other pages first
+    const lead = ranked.find((r) => r.source === 0 && r.coverage >= COVERED_THRESHOLD) ?? best;
+    const further = ranked.filter((r) => r !== lead && r.score >= FURTHER_PASSAGE_SHARE * best.score && r.coverage >= COVERED_THRESHOLD);
+    picked = [lead, ...further.filter((r) => r.source !== lead.source), ...further.filter((r) => r.source === lead.source)].slice(0, GENERATE_PASSAGES);
   }
   const cited: { n: number; section: RankedSection }[] = [];
   for (const section of picked) {

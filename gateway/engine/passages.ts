@@ -5,7 +5,9 @@
  * scored by the question's key terms it contains, each weighted by its rarity among all sections of the sources
  * (idf) and by where it occurs (section heading 2, page title 1, body by BM25: a saturating count normalized by the
  * section's length), times the square of the share of the question it covers and a bonus for the share its heading
- * or page title names; the search ranking of its page adds a small prior. `coverage` (the idf-weighted share of key
+ * or page title names; the search ranking of its page adds a small prior. A term's related words (synonyms.ts) count
+ * for it (an occurrence in the body as RELATED_SHARE of one), and a page title's camelCase words count as words
+ * (`maxWorkers` names "workers"), as in the search index. `coverage` (the idf-weighted share of key
  * terms the section and its page title contain; a term found in no source weighs as the rarest) is how sure the
  * answer can be: below COVERED_THRESHOLD the docs are said not to cover the question.
  *
@@ -16,6 +18,7 @@
  */
 import { Lru } from './lru.ts';
 import { markdownSections, type Block, type Section } from './markdown-sections.ts';
+import { relatedTerms } from './synonyms.ts';
 import { QUESTION_FILLER, STOPWORDS, textTerms } from './text.ts';
 
 export interface PassageSource { url: string; title: string; content: string }
@@ -49,9 +52,10 @@ export function questionTerms(query: string, filler: ReadonlySet<string> = QUEST
   return key.length ? key : all;
 }
 
-function termCounts(text: string): Map<string, number> {
+function termCounts(text: string, splitCase = false): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const t of textTerms(text.toLowerCase().replace(/[^\p{L}\p{N}_.\s-]+/gu, ' '))) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const cleaned = text.replace(/[^\p{L}\p{N}_.\s-]+/gu, ' ');
+  for (const t of textTerms(splitCase ? cleaned : cleaned.toLowerCase(), splitCase)) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
 
@@ -63,6 +67,14 @@ function has(counts: Map<string, number>, term: string): number {
   let n = 0;
   for (const [t, c] of counts) if (t.length > term.length && t.startsWith(term)) n += c;
   return n;
+}
+
+/** A related word (synonyms.ts) counts this share of an occurrence of the question's own word. */
+const RELATED_SHARE = 0.6;
+
+/** Whether a heading, title or block holds the term or one of its related words. */
+function namesTerm(counts: Map<string, number>, term: string): boolean {
+  return has(counts, term) > 0 || relatedTerms(term).some((r) => has(counts, r) > 0);
 }
 
 interface IndexedSection { section: Section; heading: Map<string, number>; length: number }
@@ -136,9 +148,16 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
   const terms = questionTerms(query);
   const indexed: Indexed[] = [];
   sources.forEach((s, source) => {
-    const title = termCounts(s.title);
+    const title = termCounts(s.title, true);
     const page = indexedPage(s);
-    const counts = terms.map((t) => bodyCounts(page, t));
+    const counts = terms.map((t) => {
+      const c = bodyCounts(page, t);
+      for (const r of relatedTerms(t)) {
+        const rc = bodyCounts(page, r);
+        for (let i = 0; i < c.length; i++) c[i]! += RELATED_SHARE * rc[i]!;
+      }
+      return c;
+    });
     page.sections.forEach((x, i) => indexed.push({ ...x, source, title, body: counts.map((c) => c[i]!) }));
   });
   const n = indexed.length;
@@ -146,7 +165,7 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
   for (const t of terms) {
     let df = 0;
     const k = terms.indexOf(t);
-    for (const x of indexed) if (has(x.heading, t) || has(x.title, t) || x.body[k]) df++;
+    for (const x of indexed) if (namesTerm(x.heading, t) || namesTerm(x.title, t) || x.body[k]) df++;
     idf.set(t, Math.log(1 + (n + 1) / (df + 0.5)));
   }
   const totalIdf = terms.reduce((sum, t) => sum + idf.get(t)!, 0) || 1;
@@ -159,8 +178,8 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
       let inHeadings = 0;
       terms.forEach((t, k) => {
         const w = idf.get(t)!;
-        const inHeading = has(x.heading, t) > 0;
-        const inTitle = has(x.title, t) > 0;
+        const inHeading = namesTerm(x.heading, t);
+        const inTitle = namesTerm(x.title, t);
         const inBody = x.body[k]!;
         if (inHeading || inTitle || inBody) covered += w;
         if (inBody && !inHeading && !inTitle) bodyOnly += w;
@@ -185,7 +204,7 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
 function blockScore(block: Block, terms: readonly string[]): number {
   const counts = termCounts(block.markdown);
   let hits = 0;
-  for (const t of terms) if (has(counts, t)) hits++;
+  for (const t of terms) if (namesTerm(counts, t)) hits++;
   return block.kind === 'code' ? hits * 0.5 : hits;
 }
 
@@ -201,7 +220,7 @@ export function sectionPassage(section: Section, query: string): Block[] {
   if (best < 0) best = 0;
   // a section whose heading names the question starts with its answer; otherwise the best-matching prose block
   const headingCounts = termCounts(section.heading);
-  if (!terms.some((t) => has(headingCounts, t))) {
+  if (!terms.some((t) => namesTerm(headingCounts, t))) {
     let bestScore = -1;
     blocks.forEach((b, i) => {
       const s = blockScore(b, terms);

@@ -34,17 +34,21 @@ function undouble(s: string): string {
 
 /**
  * Index terms of one whitespace-delimited word: the joined form first (`Node.js` → `nodejs`), then its parts
- * when it has several (`node`, `js`). Lower-cased, diacritics folded, `_` kept as a word character, stemmed.
+ * when it has several (`node`, `js`); with splitCase (page titles) also an identifier's camelCase words: `setupFiles` →
+ * `setupfil`, `setup`, `file`, so a reader's "setup files" finds the option's page (in page bodies they measured worse:
+ * identifiers in code spread `be`, `use`, `type` over every reference page). Lower-cased, diacritics folded, `_` kept as
+ * a word character, stemmed.
  */
-export function wordTerms(raw: string): string[] {
+export function wordTerms(raw: string, splitCase = false): string[] {
+  const camel = splitCase && CASE_CHANGE.test(raw);
   let lower = raw.toLowerCase();
-  if (ASCII_WORD.test(lower)) return [stem(lower)];
+  if (!camel && ASCII_WORD.test(lower)) return [stem(lower)];
   let parts: string[];
   if (NON_ASCII.test(lower)) {
     lower = lower.normalize('NFKD').replace(MARKS, '');
-    parts = lower.split(UNICODE_SPLIT);
+    parts = (camel ? splitCamel(raw.normalize('NFKD').replace(MARKS, '')).toLowerCase() : lower).split(UNICODE_SPLIT);
   } else {
-    parts = lower.split(ASCII_SPLIT);
+    parts = (camel ? splitCamel(raw).toLowerCase() : lower).split(ASCII_SPLIT);
   }
   parts = parts.filter((p) => p.length > 0);
   if (parts.length === 0) return [];
@@ -57,6 +61,14 @@ export function wordTerms(raw: string): string[] {
   return out;
 }
 
+/** A lower-case letter or digit followed by an upper-case one, or an acronym followed by a word (`HTMLElement`). */
+const CASE_CHANGE = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]{2}/;
+
+/** camelCase and PascalCase words with a space at each case change: `setupFiles` → `setup Files`, `HTMLElement` → `HTML Element`. */
+function splitCamel(word: string): string {
+  return word.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z]{2})/g, '$1 $2');
+}
+
 /** The primary (joined) term of a word, or '' when the word has no letters/digits. */
 export function primaryTerm(raw: string): string {
   const t = wordTerms(raw);
@@ -66,19 +78,19 @@ export function primaryTerm(raw: string): string {
 const STOPWORD_LIST =
   'a an and are as at be been by can could did do does doing for from had has have how i if in into is it its me my of on ' +
   'or our should so than that the their them then there these they this those to us was we were what when where which who ' +
-  'whom why will with would you your about please tell explain describe show give';
+  'whom will with would you your about please tell explain describe show give';
 
 /** Common English function words (stemmed like index terms): dropped from queries that have other terms. */
 export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(' ').map((w) => primaryTerm(w)));
 
 /**
  * Words of how people phrase a question rather than of what they ask about ("is there a way to …", "how can I keep
- * going …"): kept in queries (a title may hold them), but they weigh little in ranking (search FILLER_WEIGHT) and the
- * answerer does not look for them.
+ * going …", "why …"): kept in queries (a title may hold them: "Why Vitest"), but they weigh little in ranking (search
+ * FILLER_WEIGHT) and the answerer does not look for them.
  */
 export const QUESTION_FILLER: ReadonlySet<string> = new Set(
   ('use using want way ways get need make possible there instead some any only just own like one few several many much ' +
-    'between difference also really able thing things going keep same different')
+    'between difference also really able thing things going keep same different why')
     .split(' ')
     .map((w) => primaryTerm(w)),
 );
@@ -100,12 +112,12 @@ export function queryTerms(query: string, max = 12): string[] {
   return (content.length ? content : all).sort().slice(0, max);
 }
 
-/** All terms of a text (for term-overlap scoring), in order, including parts of compound words. */
-export function textTerms(text: string): string[] {
+/** All terms of a text (for term-overlap scoring), in order, including parts of compound words (and of camelCase ones: splitCase). */
+export function textTerms(text: string, splitCase = false): string[] {
   const out: string[] = [];
   for (const w of text.split(/\s+/)) {
     if (!w) continue;
-    for (const t of wordTerms(w)) out.push(t);
+    for (const t of wordTerms(w, splitCase)) out.push(t);
   }
   return out;
 }

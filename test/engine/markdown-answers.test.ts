@@ -1,8 +1,11 @@
-// The pieces the Markdown answers are built from: a twin cut into sections and blocks, and the filter that drops
-// citations a model made up from its stream.
+// The pieces the Markdown answers are built from: a twin cut into sections and blocks, the sections an extractive
+// answer quotes (related words and title identifiers count; the search ranking's first page leads), and the filter
+// that drops citations a model made up from its stream.
 import { describe, expect, it } from 'vitest';
+import { answer, type AnswerSource } from '../../gateway/engine/answer.ts';
 import { citationFilter } from '../../gateway/engine/citations.ts';
 import { markdownSections } from '../../gateway/engine/markdown-sections.ts';
+import { COVERED_THRESHOLD, rankSections } from '../../gateway/engine/passages.ts';
 
 describe('markdownSections', () => {
   const twin = [
@@ -54,6 +57,27 @@ describe('markdownSections', () => {
   it('closes a fence the page left open', () => {
     const [intro] = markdownSections('Text\n\n~~~sh\nnpm test');
     expect(intro!.blocks[1]).toEqual({ kind: 'code', lang: 'sh', markdown: '~~~sh\nnpm test\n~~~' });
+  });
+});
+
+describe('sections an extractive answer quotes', () => {
+  const page = (path: string, title: string, body: string): AnswerSource => ({ url: `http://localhost/docs/${path}`, title, content: `# ${title}\n\n${body}\n` });
+
+  it('count a related word of the question (silence ~ silent) and the words of a camelCase title', () => {
+    const silent = page('silent', 'silent', 'Hide the console output of tests: only errors are printed.');
+    expect(rankSections('how do I silence console output', [silent])[0]!.coverage).toBeGreaterThanOrEqual(COVERED_THRESHOLD);
+    const workers = page('max-workers', 'maxWorkers', 'How many processes run at once. Defaults to the number of CPUs.');
+    const [best] = rankSections('limit the number of workers', [workers]);
+    expect(best!.coverage).toBe(1); // "limit" ~ "max", "workers" in `maxWorkers`, "number" in the body
+  });
+
+  it('lead with the first-ranked page when one of its sections covers the question, further pages next', async () => {
+    const first = page('first', 'Retry', 'Retry a failed test a number of times before reporting it as failed.');
+    const second = page('second', 'Flaky tests', 'A flaky test fails now and then. Retry a failed test with the `retry` option, a number of times.\n\n## Retry failed tests\n\nRetry a failed test: set `retry` to the number of times.');
+    let text = '';
+    const outcome = await answer({ query: 'how do I retry a failed test a number of times', mode: 'generate', sources: [first, second], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(outcome.citations).toEqual([first.url, second.url]);
+    expect(text.indexOf('[1]')).toBeLessThan(text.indexOf('[2]'));
   });
 });
 

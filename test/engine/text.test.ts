@@ -19,6 +19,20 @@ describe('text utilities', () => {
     expect(wordTerms('—')).toEqual([]);
   });
 
+  it('splits camelCase identifiers into their words when asked (page titles such as `setupFiles`)', () => {
+    expect(wordTerms('setupFiles')).toEqual(['setupfil']);
+    expect(wordTerms('setupFiles', true)).toEqual(['setupfil', 'setup', 'file']);
+    expect(wordTerms('HTMLElement', true)).toEqual(['htmlelement', 'html', 'element']);
+    expect(wordTerms('browser.testerHtmlPath', true)).toEqual(['browsertesterhtmlpath', 'browser', 'tester', 'html', 'path']);
+    expect(wordTerms('IPv6', true)).toEqual(['ipv6']);
+    expect(wordTerms('Mocking', true)).toEqual(['mock']);
+  });
+
+  it('keeps "why" in queries (titles such as "Why Vitest") while dropping other function words', () => {
+    expect(queryTerms('Why Vitest')).toEqual(['vitest', 'why']);
+    expect(queryTerms('what is the config')).toEqual(['config']);
+  });
+
   it('canonicalizes queries: dedupe, sort, drop punctuation', () => {
     expect(queryTerms('  Widget  gadget, WIDGET?! ')).toEqual(['gadget', 'widget']);
     expect(queryTerms('?!')).toEqual([]);

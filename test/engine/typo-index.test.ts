@@ -1,6 +1,7 @@
 // The typo index: distance limits by term length, transpositions as one edit, no
 // matches for short terms, nearest first, and agreement with a brute-force scan; the
-// segment's own index (built with it) and the rare-term-with-a-common-neighbour case.
+// segment's own index (built with it), the rare-term-with-a-common-neighbour case, and
+// 4-character terms, which get neighbours only when the index does not hold them.
 import { describe, expect, it } from 'vitest';
 import type { PagefindFragment } from '../../gateway/engine/pagefind-bundle.ts';
 import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
@@ -29,9 +30,10 @@ describe('edit distance', () => {
 });
 
 describe('typo index', () => {
-  it('allows no typo below 5 characters, one up to 8, two from 9', () => {
-    expect([4, 5, 8, 9, 12].map(maxTypoDistance)).toEqual([0, 1, 1, 2, 2]);
-    expect(matches('tset')).toEqual([]); // "test" is one swap away, but 4 characters are too few
+  it('allows no typo below 4 characters, one up to 8, two from 9', () => {
+    expect([3, 4, 5, 8, 9, 12].map(maxTypoDistance)).toEqual([0, 1, 1, 1, 2, 2]);
+    expect(matches('tst')).toEqual([]); // "test" is one insertion away, but 3 characters are too few
+    expect(matches('tset')).toEqual(['test:1']); // a swap; "text" and "rest" are two edits away
     expect(matches('serch')).toEqual(['search:1']);
     expect(matches('sarch')).toEqual(['search:1']);
     expect(matches('seerch')).toEqual(['search:1']);
@@ -71,10 +73,10 @@ describe('typo index', () => {
 
 describe('typo index of a segment (built with the segment)', () => {
   const fragment = (url: string, title: string, content: string): PagefindFragment => ({ url, content, word_count: content.split(' ').length, meta: { title }, filters: { type: ['docs'] }, anchors: [] });
-  // "environment" on 24 pages; the docs' own misspelling "enviroment" on one; "kubernetes" on one page only
+  // "environment" on 24 pages; the docs' own misspelling "enviroment" on one; "kubernetes" and "sage" on one page only
   const pages = [
     ...Array.from({ length: 24 }, (_, i) => fragment(`/docs/env/p-${String(i).padStart(2, '0')}`, `Page ${i}`, `Set the environment variable number ${i} before the run.`)),
-    fragment('/docs/env/typo', 'Old notes', 'The enviroment of the runner, and kubernetes v2 config_value.'),
+    fragment('/docs/env/typo', 'Old notes', 'The enviroment of the runner, and kubernetes v2 config_value. A sage remark.'),
   ];
   const segment = buildSegment(pages, pages.length);
   const terms = Array.from({ length: segment.terms.length }, (_, id) => segment.terms.at(id)!);
@@ -99,5 +101,13 @@ describe('typo index of a segment (built with the segment)', () => {
     // an unknown misspelling finds the common word's pages; a rare word without a common neighbour stays alone
     expect(ranked('envronment').total).toBe(24);
     expect(ranked('kubernetes').total).toBe(1);
+  });
+
+  it('a short term gets neighbours only when the index does not hold it', () => {
+    // a mistyped plural stems below 5 characters ("numbrs" → "numbr"): still one edit from "number"
+    expect(ranked('numbrs').total).toBe(24);
+    // "page" is on 24 titles: the unknown 4-letter "pags" finds them; "sage", on one page, is a real word and keeps to itself
+    expect(ranked('pags').total).toBe(24);
+    expect(ranked('sage').total).toBe(1);
   });
 });

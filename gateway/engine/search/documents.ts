@@ -79,7 +79,7 @@ export class Documents {
     if (v === 0) {
       const [s, i] = this.locate(doc);
       const set = new Set<string>();
-      for (const w of pageTitle(s, i).split(/\s+/)) for (const t of wordTerms(w)) set.add(t);
+      for (const w of pageTitle(s, i).split(/\s+/)) for (const t of wordTerms(w, true)) set.add(t);
       v = Math.min(65534, set.size) + 1;
       this.titleTermCounts[doc] = v;
     }

@@ -157,7 +157,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     touched.length = 0;
     const seenT = new Set<number>();
     for (const w of title.split(/\s+/)) {
-      for (const t of wordTerms(w)) {
+      for (const t of wordTerms(w, true)) {
         const id = idOf(t);
         if (!seenT.has(id)) {
           seenT.add(id);

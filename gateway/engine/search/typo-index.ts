@@ -1,7 +1,7 @@
 /**
  * Typo tolerance for the vocabulary: which index terms lie within a small Damerau–Levenshtein distance of a query
- * term. A query term of 5–8 characters may be one edit away (insert, delete, substitute, or swap two neighbours), one
- * of 9 or more two edits; shorter terms never match by typo (too many near neighbours: "test" → "text", "rest").
+ * term. A query term of 4–8 characters may be one edit away (insert, delete, substitute, or swap two neighbours), one
+ * of 9 or more two edits; shorter terms never match by typo (too many near neighbours: "tst" → "test", "set", "ts").
  *
  * Why a deletion index (SymSpell): two terms within distance d share a string obtained by deleting at most d
  * characters from each. Every index term's deletions are hashed once, when the index is built, into one sorted array;
@@ -13,9 +13,13 @@
 
 import type { List } from './segment.ts';
 
-/** The edits a query term of this length may carry: 0 below 5 characters, 1 up to 8, 2 from 9. */
+/**
+ * The edits a query term of this length may carry: 0 below 4 characters, 1 up to 8, 2 from 9. Stemming shortens
+ * words (`fields` → `field`, a mistyped `fiels` → `fiel`), so 4 characters get one edit; the term dictionary looks
+ * for neighbours of a term that short only when the index does not hold it at all (term-dictionary.ts).
+ */
 export function maxTypoDistance(length: number): 0 | 1 | 2 {
-  return length >= 9 ? 2 : length >= 5 ? 1 : 0;
+  return length >= 9 ? 2 : length >= 4 ? 1 : 0;
 }
 
 /** Index terms get the deletions a query term within reach needs: 1 from 4 characters, 2 from 7 (a query of 9+ is at most 2 longer). */
