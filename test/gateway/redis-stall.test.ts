@@ -57,10 +57,16 @@ describe.skipIf(!haveRedis)('a hung Redis (SIGSTOP)', () => {
     } finally {
       redis.process.kill('SIGCONT');
     }
-    // One line per store and transition, not one per request.
+    // One line per store and transition, not one per request: each switch to memory but the last is followed by a
+    // switch back (a command over REDIS_TIMEOUT_MS on a loaded machine before the stop is a transition too).
     for (const gw of [a, b]) {
-      expect(count(gw.output(), /\[limits\] docs: Redis .*counting in memory/)).toBe(1);
-      expect(count(gw.output(), /\[limits\] assistant: Redis .*counting in memory/)).toBe(1);
+      for (const store of ['docs', 'assistant']) {
+        const toMemory = count(gw.output(), new RegExp(`\\[limits\\] ${store}: Redis .*counting in memory`));
+        const back = count(gw.output(), new RegExp(`\\[limits\\] ${store}: Redis answers again`));
+        expect(toMemory).toBeGreaterThanOrEqual(1);
+        expect(toMemory).toBeLessThanOrEqual(back + 1);
+        expect(toMemory).toBeLessThanOrEqual(3);
+      }
     }
 
     // Back to one budget: a, b, a count down one shared counter (polled until the probe has seen Redis answer).
