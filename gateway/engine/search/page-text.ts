@@ -90,6 +90,7 @@ export class MatchedWords {
   private readonly matchSets: MatchSets;
   private readonly primaryMemo = new Map<string, string>();
   private readonly firstMemo = new WeakMap<Set<string>, Uint8Array>();
+  private readonly pairMemo = new WeakMap<Set<string>, Uint8Array>();
 
   constructor(matchSets: MatchSets) {
     this.matchSets = matchSets;
@@ -102,6 +103,17 @@ export class MatchedWords {
       f = new Uint8Array(128);
       for (const t of terms) if (t.charCodeAt(0) < 128) f[t.charCodeAt(0)] = 1;
       this.firstMemo.set(terms, f);
+    }
+    return f;
+  }
+
+  /** The matched terms' first two characters where both are ASCII, as bits of a 128 × 128 table. */
+  private firstPairs(terms: Set<string>): Uint8Array {
+    let f = this.pairMemo.get(terms);
+    if (!f) {
+      f = new Uint8Array(128 * 128);
+      for (const t of terms) if (t.length >= 2 && t.charCodeAt(0) < 128 && t.charCodeAt(1) < 128) f[t.charCodeAt(0) * 128 + t.charCodeAt(1)] = 1;
+      this.pairMemo.set(terms, f);
     }
     return f;
   }
@@ -125,8 +137,10 @@ export class MatchedWords {
     if (!terms || to <= from) return matched;
     if (!s.zeroWidthSeparated[i]) {
       // on the bytes: a word whose first byte is an ASCII word character has a primary term starting with that
-      // character (lower-cased), so most words are skipped without building a string
+      // character (lower-cased), and when its second byte is one too, with those two (stemming keeps at least three
+      // characters), so most words are skipped without building a string
       const first = this.firstChars(terms);
+      const pairs = this.firstPairs(terms);
       const { bytes: c, buffer, base } = pageBytes(s, i);
       const nW = pageWordCount(s, i);
       // positions relative to the bytes at hand (c[0] is byte `base` of the segment's texts)
@@ -136,7 +150,11 @@ export class MatchedWords {
         let e = b;
         while (e < end && c[e] !== 0x20) e++;
         const x = c[b]!;
-        const check = e > b && (x >= 0x80 || !WORD_BYTE[x] || first[x >= 65 && x <= 90 ? x | 0x20 : x] === 1);
+        let check = e > b && (x >= 0x80 || !WORD_BYTE[x] || first[x >= 65 && x <= 90 ? x | 0x20 : x] === 1);
+        if (check && x < 0x80 && WORD_BYTE[x] && e > b + 1) {
+          const y = c[b + 1]!;
+          if (y < 0x80 && WORD_BYTE[y]) check = pairs[(x >= 65 && x <= 90 ? x | 0x20 : x) * 128 + (y >= 65 && y <= 90 ? y | 0x20 : y)] === 1;
+        }
         if (check) {
           const t = this.primary(buffer.toString('utf8', b, e));
           if (t !== '' && terms.has(t)) matched.push(p);
