@@ -7,6 +7,8 @@
  * search per id in the term's ascending section list), so a hit in the long tail of an unlimited ranking costs no
  * page text at all. For a long tail, one pass over the query's section postings accumulates every section's counts
  * when that is cheaper than a search per hit and id. A loaded index reads the postings from the segment file.
+ * Why the page's words all the same for the few query-excerpt hits of a broad query: their pages' texts are read
+ * for the excerpts anyway, while its postings (every expansion of every term) are hundreds of KB to read for them.
  */
 import type { Documents } from './documents.ts';
 import type { MatchSets } from './match-set.ts';
@@ -15,11 +17,11 @@ import { type AnchorInfo, SECTION_BODY_BITS, SECTION_BODY_MAX, SECTION_HEADING_M
 /** A match set's section postings in one segment: id q of the set has entries [from[q], to[q]) of sections/counts. */
 interface SectionPostings { sections: Int32Array; counts: Uint16Array; from: Int32Array; to: Int32Array; n: number }
 const EMPTY_I32 = new Int32Array(0);
-/** Section postings entries of a query (one segment) past which a few hits read their pages' words instead (byWords). */
+const EMPTY_U16 = new Uint16Array(0);
+/** Section postings entries of a query (one segment) past which query-excerpt hits read their pages' words (byWords). */
 export const WORDS_OVER_POSTINGS = 16_384;
 /** chooseByWords: a section's count may pass a stored count's clamp, so only the section postings decide. */
 export const UNDECIDED = -3;
-const EMPTY_U16 = new Uint16Array(0);
 
 export class SectionChooser {
   private readonly documents: Documents;
@@ -28,13 +30,13 @@ export class SectionChooser {
   headingHit = 0;
   /** Per segment: the section postings of the last match set asked for. */
   private readonly postings: (SectionPostings & { set: Uint8Array | undefined })[] = [];
+  /** Section postings entries per match set (byWords). */
   private readonly postingsSizes = new WeakMap<Uint8Array, number>();
   private bodyCounts = new Int32Array(64);
   private headingCounts = new Int32Array(64);
   /** Per segment, per section [body, heading] match counts of the current accumulate … release span. */
   private accumulated: Uint32Array[] | undefined;
   private readonly accumulators: Uint32Array[] = [];
-
   private readonly wordsOverPostings: number;
 
   constructor(documents: Documents, matchSets: MatchSets, wordsOverPostings = WORDS_OVER_POSTINGS) {
