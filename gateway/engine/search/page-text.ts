@@ -89,33 +89,45 @@ export function plainWords(s: SegmentData, i: number, from: number, to: number):
 export class MatchedWords {
   private readonly matchSets: MatchSets;
   private readonly primaryMemo = new Map<string, string>();
-  private readonly firstMemo = new WeakMap<Set<string>, Uint8Array>();
-  private readonly pairMemo = new WeakMap<Set<string>, Uint8Array>();
+  /** prefilter's tables, the entries set in them (first characters < 128, pairs 128 + index), and their terms. */
+  private readonly firstTable = new Uint8Array(128);
+  private readonly pairTable = new Uint8Array(128 * 128);
+  private readonly tableEntries: number[] = [];
+  private prefilterTerms: Set<string> | undefined;
 
   constructor(matchSets: MatchSets) {
     this.matchSets = matchSets;
   }
 
-  /** ASCII first characters of the matched terms (a prefilter). */
-  private firstChars(terms: Set<string>): Uint8Array {
-    let f = this.firstMemo.get(terms);
-    if (!f) {
-      f = new Uint8Array(128);
-      for (const t of terms) if (t.charCodeAt(0) < 128) f[t.charCodeAt(0)] = 1;
-      this.firstMemo.set(terms, f);
+  /**
+   * The prefilter tables of a query's matched terms: their ASCII first characters (128 entries) and their first two
+   * characters where both are ASCII (128 × 128). One pair of tables per worker, set again when another query's terms
+   * ask (a query's hits are rendered together), clearing only the entries the last terms set.
+   */
+  private prefilter(terms: Set<string>): void {
+    if (this.prefilterTerms === terms) return;
+    const { firstTable, pairTable, tableEntries } = this;
+    for (const at of tableEntries) {
+      if (at < 128) firstTable[at] = 0;
+      else pairTable[at - 128] = 0;
     }
-    return f;
-  }
-
-  /** The matched terms' first two characters where both are ASCII, as bits of a 128 × 128 table. */
-  private firstPairs(terms: Set<string>): Uint8Array {
-    let f = this.pairMemo.get(terms);
-    if (!f) {
-      f = new Uint8Array(128 * 128);
-      for (const t of terms) if (t.length >= 2 && t.charCodeAt(0) < 128 && t.charCodeAt(1) < 128) f[t.charCodeAt(0) * 128 + t.charCodeAt(1)] = 1;
-      this.pairMemo.set(terms, f);
+    tableEntries.length = 0;
+    for (const t of terms) {
+      const x = t.charCodeAt(0);
+      if (!(x < 128)) continue;
+      if (firstTable[x] === 0) {
+        firstTable[x] = 1;
+        tableEntries.push(x);
+      }
+      const y = t.charCodeAt(1);
+      if (!(y < 128)) continue;
+      const at = x * 128 + y;
+      if (pairTable[at] === 0) {
+        pairTable[at] = 1;
+        tableEntries.push(128 + at);
+      }
     }
-    return f;
+    this.prefilterTerms = terms;
   }
 
   private primary(w: string): string {
@@ -139,8 +151,9 @@ export class MatchedWords {
       // on the bytes: a word whose first byte is an ASCII word character has a primary term starting with that
       // character (lower-cased), and when its second byte is one too, with those two (stemming keeps at least three
       // characters), so most words are skipped without building a string
-      const first = this.firstChars(terms);
-      const pairs = this.firstPairs(terms);
+      this.prefilter(terms);
+      const first = this.firstTable;
+      const pairs = this.pairTable;
       const { bytes: c, buffer, base } = pageBytes(s, i);
       const nW = pageWordCount(s, i);
       // positions relative to the bytes at hand (c[0] is byte `base` of the segment's texts)
