@@ -309,24 +309,49 @@ async function runPhases(gw: Gateway, phases: Phase[], selected = (name: string)
 
 async function probe(gw: Gateway, querySet: QuerySet): Promise<GatewayResult['probes']> {
   // The least popular queries: the load phase almost never draws them, so these
-  // measure the uncached cost of each kind, one request at a time.
+  // measure the uncached cost of each kind, one request at a time: unlimited (every
+  // match in the answer), and other queries of the kind with limit=10 and then
+  // their next page (the cursor), as agents and the MCP search tool send them.
   const tail = querySet.queries.slice(-400);
   const out: GatewayResult['probes'] = {};
+  const get = async (path: string) => {
+    const t = performance.now();
+    const res = await fetch(`${gw.url}${path}`);
+    const body = (await res.json()) as unknown[];
+    const ms = performance.now() - t;
+    if (res.status !== 200 || !Array.isArray(body)) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    return { ms, total: Number(res.headers.get('x-total-count') ?? body.length), next: res.headers.get('x-next-cursor') ?? undefined };
+  };
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const row = (times: number[], totals: number[]) => ({ n: times.length, medianMs: Math.round(med(times) * 10) / 10, maxMs: Math.round(Math.max(...times) * 10) / 10, medianTotal: med(totals) });
   for (const kind of ['common', 'mid', 'rare', 'two-word', 'three-word'] as const) {
-    const picked = tail.filter((q) => q.kind === kind && !q.tag).slice(0, 12);
+    const ofKind = tail.filter((q) => q.kind === kind && !q.tag);
+    const picked = ofKind.slice(0, 12);
+    if (!picked.length) continue;
     const times: number[] = [];
     const totals: number[] = [];
     for (const q of picked) {
-      const t = performance.now();
-      const res = await fetch(`${gw.url}${searchPath({ ...q, limit: undefined })}`);
-      const body = (await res.json()) as unknown[];
-      times.push(performance.now() - t);
-      if (res.status !== 200 || !Array.isArray(body)) throw new Error(`search "${q.query}" answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-      totals.push(Number(res.headers.get('x-total-count') ?? body.length));
+      const r = await get(searchPath({ ...q, limit: undefined }));
+      times.push(r.ms);
+      totals.push(r.total);
     }
-    if (!picked.length) continue;
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    out[kind] = { n: picked.length, medianMs: Math.round(med(times) * 10) / 10, maxMs: Math.round(Math.max(...times) * 10) / 10, medianTotal: med(totals) };
+    out[kind] = row(times, totals);
+    const limited = ofKind.slice(12, 24).map((q) => ({ ...q, limit: 10 }));
+    if (!limited.length) continue;
+    const first: number[] = [];
+    const next: number[] = [];
+    const firstTotals: number[] = [];
+    const nextTotals: number[] = [];
+    for (const q of limited) {
+      const r = await get(searchPath(q));
+      first.push(r.ms);
+      firstTotals.push(r.total);
+      if (!r.next) continue;
+      next.push((await get(searchPath(q, r.next))).ms);
+      nextTotals.push(r.total);
+    }
+    out[`${kind}, limit 10`] = row(first, firstTotals);
+    if (next.length) out[`${kind}, limit 10, next page`] = row(next, nextTotals);
   }
   return out;
 }

@@ -29,12 +29,28 @@ export function fingerprint(query: string, tag: string | undefined, buildId: str
   return text.length > FINGERPRINT_KEY_MAX ? fp : fingerprints.remember(text, fp);
 }
 
+/**
+ * Cursors issued and cursors checked recently, by their text: a popular query's next page is asked for again and
+ * again, and a cursor is a pure function of (offset, limit, fingerprint), so neither its encoding nor its digest is
+ * computed twice. A checked cursor is remembered only when valid, with its fields; whose query it belongs to is
+ * compared on every use.
+ */
+/** A cursor is at most 523 characters (decodeCursor): ≤ ≈2.5 MB per memo. */
+const CURSORS_MAX = 2048;
+const issued = new BoundedMemo<string, string>(CURSORS_MAX);
+const checked = new BoundedMemo<string, { offset: number; limit: number; fingerprint: string }>(CURSORS_MAX);
+
 export function encodeCursor(offset: number, limit: number, fp: string): string {
+  const key = `${offset}.${limit}.${fp}`;
+  const known = issued.get(key);
+  if (known !== undefined) return known;
   const payload = Buffer.from(JSON.stringify({ v: VERSION, o: offset, l: limit, f: fp })).toString('base64url');
-  return `${payload}.${digest(`c${VERSION}.${payload}`, 10)}`;
+  return issued.remember(key, `${payload}.${digest(`c${VERSION}.${payload}`, 10)}`);
 }
 
 export function decodeCursor(cursor: string, fp: string): CursorCheck {
+  const known = checked.get(cursor);
+  if (known !== undefined) return known.fingerprint === fp ? { ok: true, offset: known.offset, limit: known.limit } : { ok: false, reason: 'foreign' };
   const m = /^([A-Za-z0-9_-]{1,512})\.([A-Za-z0-9_-]{10})$/.exec(cursor);
   if (!m) return { ok: false, reason: 'malformed' };
   const [, payload = '', check] = m;
@@ -49,6 +65,7 @@ export function decodeCursor(cursor: string, fp: string): CursorCheck {
   if (v !== VERSION || !Number.isSafeInteger(o) || (o as number) < 0 || !Number.isInteger(l) || (l as number) < 1 || (l as number) > 100) {
     return { ok: false, reason: 'malformed' };
   }
+  checked.remember(cursor, { offset: o as number, limit: l as number, fingerprint: f as string });
   if (f !== fp) return { ok: false, reason: 'foreign' };
   return { ok: true, offset: o as number, limit: l as number };
 }

@@ -459,6 +459,29 @@ describe("top-k prefix rankings (match 'any')", () => {
     expect(hits(idx.matchSets(terms))).toEqual(want);
   });
 
+  it('a hit chooses the same section by its page words as by the section postings (same hits and bytes)', () => {
+    const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
+    const fp = files[0]!.split('-')[0]!;
+    const open = (wordsOverPostings: number) => new SearchIndex(files.filter((f) => f.startsWith(fp)).map((f) => segmentFromFile(openSegmentFile(join(cacheDir, f)))), { wordsOverPostings });
+    const byWords = open(0);
+    const byPostings = open(Number.POSITIVE_INFINITY);
+    let nonTitle = 0;
+    for (const words of ['widget', 'configuration widget', 'the', 'install guide', 'how do I configure the widget cli', 'inst', 'deploy token']) {
+      for (const match of ['all', 'any'] as const) {
+        const t = queryTerms(words);
+        const r = byWords.rank(t, undefined, match);
+        nonTitle += r.titleMatch.filter((x) => x === 0).length;
+        const render = (idx: SearchIndex) => {
+          const sets = idx.matchSets(t);
+          const body = Buffer.from(idx.resultsBytes(r.docs, r.scores, r.titleMatch, 0, sets)).toString('utf8');
+          return { body, hits: Array.from(r.docs, (d, k) => idx.hit(d, r.scores[k]!, r.titleMatch[k] === 1, sets, true)) };
+        };
+        expect(render(byWords)).toEqual(render(byPostings));
+      }
+    }
+    expect(nonTitle).toBeGreaterThan(10);
+  });
+
   it("a request beyond a cached prefix ranks in full: same hits and total as a fresh full ranking", async () => {
     const idx = index();
     const q = 'how do I configure the widget cli';

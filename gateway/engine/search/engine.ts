@@ -10,13 +10,13 @@
  *   1. main thread: validate options, canonicalize the query (text.ts queryTerms: normalized, stemmed, stopwords
  *      dropped, sorted terms);
  *   2. cache lookup keyed by (buildId, tag, match, terms): an entry holds the ranking (typed arrays; for a limited
- *      request only its first offset+limit ranks, top-k.ts, and the exact total, until a request beyond them ranks a
- *      longer prefix) plus
+ *      request only its first 2 × (offset+limit) ranks, top-k.ts, so the next page is ranked too, and the exact total,
+ *      until a request beyond them ranks a longer prefix) plus
  *      what was rendered of it — SearchHits (search(), for /ask, MCP, the assistant) and serialized response bodies
  *      per slice (searchBody(), for GET /api/search); a slice already rendered is answered from memory (the same
  *      frozen hits array, or the same Buffer, for the same slice);
  *   3. miss: one round trip to the least-busy worker ranks the matching pages (a limited request: a bounded heap of
- *      offset+limit, every match still counted) and renders the requested slice;
+ *      2 × (offset+limit), every match still counted) and renders the requested slice;
  *      concurrent identical misses share one in-flight request;
  *   4. a later page of a cached ranking (cursor pagination) is rendered by a worker: hits in chunks of 250 (each reply
  *      is deserialized on the main thread), bodies whole (bytes, transferred: no copy, no parsing).
@@ -108,6 +108,13 @@ const MATERIALIZE_CHUNK = 250;
  * bench's query mix 32 MiB serves ≈45% of requests from memory, 128 MiB ≈70% (README, Performance).
  */
 export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * A limited request ranks this many times its offset + limit: the next page (the cursor a paginating client follows)
+ * is then already ranked and costs a render, not a second pass over every posting. The bounded heap of 2k costs
+ * about what one of k does; the postings traversal is the query's cost either way.
+ */
+const RANK_AHEAD = 2;
+const aheadOf = (end: number): number => RANK_AHEAD * end;
 
 interface Entry {
   /** Every match; docs/scores/titleMatch may hold only a prefix of the ranking (see ranked). */
@@ -241,7 +248,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
         const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
         const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer> }>({
-          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : q.offset + q.limit,
+          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : aheadOf(q.offset + q.limit),
         });
         const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), bytes: 64 + r.docs.length * 13 };
         for (const [rank, h] of r.hits) {

@@ -10,7 +10,7 @@
 import { hash } from 'node:crypto';
 import type { Documents } from './documents.ts';
 import { type MatchedWords, plainWords } from './page-text.ts';
-import type { SectionChooser } from './sections.ts';
+import { type SectionChooser, UNDECIDED } from './sections.ts';
 import { CONTENT_TYPES, type PageInfo, type SearchHit, STATIC_WORDS, type SegmentData, pageWordCount } from './segment.ts';
 import { BoundedMemo } from '../lru.ts';
 
@@ -39,11 +39,19 @@ export class HitRenderer {
     const [s, i, k] = this.documents.locate(doc);
     const nW = pageWordCount(s, i);
     if (!titleMatch) {
+      const anchors = s.pages.at(i)!.anchors;
+      if (queryExcerpt && this.sections.byWords(s, k, sets[k]!)) {
+        // the page's matched words (its text is read for the excerpt anyway) give the section the section postings
+        // would, without reading a broad query's postings for a page or two of excerpts
+        const matched = this.matchedWords.in(s, i, sets[k]!, 0, nW);
+        let chosen = this.sections.chooseByWords(anchors, matched);
+        if (chosen === UNDECIDED) chosen = this.sections.choose(s, i, k, sets);
+        return this.render(doc, score, false, chosen, this.sections.headingHit === 1, matched);
+      }
       // the section from the section postings; match positions (for the excerpt) only within that section
       const best = this.sections.choose(s, i, k, sets);
       const headingHit = this.sections.headingHit === 1;
       if (!queryExcerpt) return this.render(doc, score, false, best, headingHit, NO_MATCHES);
-      const anchors = s.pages.at(i)!.anchors;
       const from = best < 0 ? 0 : anchors[best]!.loc;
       const to = best < 0 ? (anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW) : best + 1 < anchors.length ? anchors[best + 1]!.loc : nW;
       return this.render(doc, score, false, best, headingHit, this.matchedWords.in(s, i, sets[k]!, from, Math.min(to, nW)));

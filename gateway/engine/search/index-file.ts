@@ -9,6 +9,7 @@ import { chmodSync, close, closeSync, fstatSync, open, openSync, read, readSync,
 import { promisify } from 'node:util';
 import { type ColdArray, type ColdElements, inFile } from './cold-array.ts';
 import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './segment.ts';
+import { BoundedMemo } from '../lru.ts';
 
 /** The file format; a file of another version is not read (the index is rebuilt). */
 export const INDEX_FORMAT_VERSION = 7;
@@ -101,7 +102,7 @@ class TablePages implements PageList {
   private readonly V: number;
   private readonly t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading', Uint32Array | Int32Array | Uint8Array>;
   /** Recently decoded pages (the top hits of recent queries). */
-  private readonly memo = new Map<number, PageInfo>();
+  private readonly memo = new BoundedMemo<number, PageInfo>(1024);
   constructor(s: Strings, V: number, n: number, t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading', Uint32Array | Int32Array | Uint8Array>) {
     this.s = s;
     this.V = V;
@@ -124,9 +125,7 @@ class TablePages implements PageList {
       for (let a = anchorsStart[i]!, end = anchorsStart[i + 1]!; a < end; a++) {
         anchors.push({ loc: anchorPositions[a]!, id: this.s.get(s0 + 2 * a), text: this.s.get(s0 + 2 * a + 1), heading: anchorIsHeading[a] === 1, words: anchorWordCounts[a]! });
       }
-      p = { url: this.url(i), title: this.title(i), section: this.s.get(this.V + 3 * i + 2), anchors };
-      if (this.memo.size >= 1024) this.memo.clear();
-      this.memo.set(i, p);
+      p = this.memo.remember(i, { url: this.url(i), title: this.title(i), section: this.s.get(this.V + 3 * i + 2), anchors });
     }
     return p;
   }

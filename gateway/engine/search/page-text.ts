@@ -88,21 +88,45 @@ export function plainWords(s: SegmentData, i: number, from: number, to: number):
 export class MatchedWords {
   private readonly matchSets: MatchSets;
   private readonly primaryMemo = new BoundedMemo<string, string>(PRIMARY_MEMO_MAX);
-  private readonly firstMemo = new WeakMap<Set<string>, Uint8Array>();
+  /** prefilter's tables, the entries set in them (first characters < 128, pairs 128 + index), and their terms. */
+  private readonly firstTable = new Uint8Array(128);
+  private readonly pairTable = new Uint8Array(128 * 128);
+  private readonly tableEntries: number[] = [];
+  private prefilterTerms: Set<string> | undefined;
 
   constructor(matchSets: MatchSets) {
     this.matchSets = matchSets;
   }
 
-  /** ASCII first characters of the matched terms (a prefilter). */
-  private firstChars(terms: Set<string>): Uint8Array {
-    let f = this.firstMemo.get(terms);
-    if (!f) {
-      f = new Uint8Array(128);
-      for (const t of terms) if (t.charCodeAt(0) < 128) f[t.charCodeAt(0)] = 1;
-      this.firstMemo.set(terms, f);
+  /**
+   * The prefilter tables of a query's matched terms: their ASCII first characters (128 entries) and their first two
+   * characters where both are ASCII (128 × 128). One pair of tables per worker, set again when another query's terms
+   * ask (a query's hits are rendered together), clearing only the entries the last terms set.
+   */
+  private prefilter(terms: Set<string>): void {
+    if (this.prefilterTerms === terms) return;
+    const { firstTable, pairTable, tableEntries } = this;
+    for (const at of tableEntries) {
+      if (at < 128) firstTable[at] = 0;
+      else pairTable[at - 128] = 0;
     }
-    return f;
+    tableEntries.length = 0;
+    for (const t of terms) {
+      const x = t.charCodeAt(0);
+      if (!(x < 128)) continue;
+      if (firstTable[x] === 0) {
+        firstTable[x] = 1;
+        tableEntries.push(x);
+      }
+      const y = t.charCodeAt(1);
+      if (!(y < 128)) continue;
+      const at = x * 128 + y;
+      if (pairTable[at] === 0) {
+        pairTable[at] = 1;
+        tableEntries.push(128 + at);
+      }
+    }
+    this.prefilterTerms = terms;
   }
 
   private primary(w: string): string {
@@ -117,8 +141,11 @@ export class MatchedWords {
     if (!terms || to <= from) return matched;
     if (!s.zeroWidthSeparated[i]) {
       // on the bytes: a word whose first byte is an ASCII word character has a primary term starting with that
-      // character (lower-cased), so most words are skipped without building a string
-      const first = this.firstChars(terms);
+      // character (lower-cased), and when its second byte is one too, with those two (stemming keeps at least three
+      // characters), so most words are skipped without building a string
+      this.prefilter(terms);
+      const first = this.firstTable;
+      const pairs = this.pairTable;
       const { bytes: c, buffer, base } = pageBytes(s, i);
       const nW = pageWordCount(s, i);
       // positions relative to the bytes at hand (c[0] is byte `base` of the segment's texts)
@@ -128,7 +155,11 @@ export class MatchedWords {
         let e = b;
         while (e < end && c[e] !== 0x20) e++;
         const x = c[b]!;
-        const check = e > b && (x >= 0x80 || !WORD_BYTE[x] || first[x >= 65 && x <= 90 ? x | 0x20 : x] === 1);
+        let check = e > b && (x >= 0x80 || !WORD_BYTE[x] || first[x >= 65 && x <= 90 ? x | 0x20 : x] === 1);
+        if (check && x < 0x80 && WORD_BYTE[x] && e > b + 1) {
+          const y = c[b + 1]!;
+          if (y < 0x80 && WORD_BYTE[y]) check = pairs[(x >= 65 && x <= 90 ? x | 0x20 : x) * 128 + (y >= 65 && y <= 90 ? y | 0x20 : y)] === 1;
+        }
         if (check) {
           const t = this.primary(buffer.toString('utf8', b, e));
           if (t !== '' && terms.has(t)) matched.push(p);

@@ -71,6 +71,8 @@ export class QueryScorer {
   private readonly termFrequency: Float64Array;
   private readonly termStamp: Int32Array;
   private readonly termPages: Int32Array;
+  /** Per page: BM25's length normalization K1 · (1 − B + B · length / average length), the same for every query. */
+  private readonly lengthNorm: Float64Array;
   private queryNumber = 0;
   private termNumber = 0;
 
@@ -91,6 +93,8 @@ export class QueryScorer {
     this.termFrequency = new Float64Array(n);
     this.termStamp = new Int32Array(n);
     this.termPages = new Int32Array(n);
+    this.lengthNorm = new Float64Array(n);
+    for (let d = 0; d < n; d++) this.lengthNorm[d] = K1 * (1 - B + (B * documents.lengths[d]!) / documents.averageLength);
   }
 
   /**
@@ -104,11 +108,9 @@ export class QueryScorer {
     if (nT === 0 || documents.count === 0) return empty;
     const typeFilter = type === undefined ? -1 : CONTENT_TYPES.indexOf(type);
     const stamp = ++this.queryNumber;
-    const { bm25, matched, titleMatched, lastTitleMatched, titleMask, titleSimilarity, queryStamp, touched, termFrequency, termStamp, termPages } = this;
-    const lengths = documents.lengths;
+    const { bm25, matched, titleMatched, lastTitleMatched, titleMask, titleSimilarity, queryStamp, touched, termFrequency, termStamp, termPages, lengthNorm } = this;
     let nTouched = 0;
     const N = documents.count;
-    const averageLength = documents.averageLength;
     const touch = (d: number) => {
       if (queryStamp[d] !== stamp) {
         queryStamp[d] = stamp;
@@ -165,12 +167,25 @@ export class QueryScorer {
       const filler = QUESTION_FILLER.has(terms[ti]!);
       const idf = (filler ? FILLER_WEIGHT : 1) * Math.log(1 + (N - nt + 0.5) / (nt + 0.5));
       const w = idf * (K1 + 1);
+      const bit = 1 << ti;
       for (let j = 0; j < nt; j++) {
         const d = termPages[j]!;
-        touch(d);
         const f = termFrequency[d]!;
-        bm25[d]! += (w * f) / (f + K1 * (1 - B + (B * lengths[d]!) / averageLength));
-        matched[d]! |= 1 << ti;
+        const termScore = (w * f) / (f + lengthNorm[d]!);
+        if (queryStamp[d] === stamp) {
+          bm25[d]! += termScore;
+          matched[d]! |= bit;
+        } else {
+          // touch(d), with this term's values
+          queryStamp[d] = stamp;
+          bm25[d] = termScore;
+          matched[d] = bit;
+          titleMatched[d] = 0;
+          lastTitleMatched[d] = -1;
+          titleMask[d] = 0;
+          titleSimilarity[d] = 0;
+          touched[nTouched++] = d;
+        }
       }
       termWeight[ti] = idf;
       allTerms |= 1 << ti;
@@ -193,13 +208,14 @@ export class QueryScorer {
       if (typeFilter >= 0 && documents.types[d] !== typeFilter) continue;
       candidates[nc++] = d;
       if (titleMatched[d] === nT) continue;
-      let covered = 0;
+      // covered: the bits of mask & counted
+      let bits = mask & counted;
+      bits -= (bits >>> 1) & 0x5555;
+      bits = (bits & 0x3333) + ((bits >>> 2) & 0x3333);
+      const covered = (((bits + (bits >>> 4)) & 0x0f0f) * 0x0101) >>> 8 & 0xff;
       let title = 0;
-      for (let ti = 0; ti < nT; ti++) {
-        const bit = 1 << ti;
-        if (mask & counted & bit) covered++;
-        if (titleMask[d]! & bit) title += termWeight[ti]!;
-      }
+      const inTitle = titleMask[d]!;
+      if (inTitle !== 0) for (let ti = 0; ti < nT; ti++) if (inTitle & (1 << ti)) title += termWeight[ti]!;
       // the title as a BM25F field: a matched title word weighs TITLE_WEIGHT body occurrences, saturated by title length
       if (title > 0) title *= (TITLE_WEIGHT * (K1 + 1)) / (1 + K1 * (1 - B + (B * documents.titleTerms(d)) / TITLE_LENGTH));
       const score = (bm25[d]! + title) * (1 + (0.5 * titleMatched[d]!) / nT) * (covered / nCounted);

@@ -23,6 +23,8 @@ export interface IndexOptions {
   maxExpansions?: number;
   /** Words per excerpt. */
   excerptWords?: number;
+  /** Section postings entries past which query-excerpt hits choose their section by their page's words (sections.ts). */
+  wordsOverPostings?: number;
 }
 
 export class SearchIndex {
@@ -41,7 +43,7 @@ export class SearchIndex {
     const dictionary = new TermDictionary(segments, opts.maxExpansions ?? 24);
     this.scorer = new QueryScorer(this.documents, dictionary);
     this.matchSetsOfQueries = new MatchSets(segments, dictionary);
-    const sections = new SectionChooser(this.documents, this.matchSetsOfQueries);
+    const sections = new SectionChooser(this.documents, this.matchSetsOfQueries, opts.wordsOverPostings);
     this.hits = new HitRenderer(this.documents, sections, new MatchedWords(this.matchSetsOfQueries), opts.excerptWords ?? 30);
     this.results = new ResultsWriter(this.documents, sections, this.hits);
   }

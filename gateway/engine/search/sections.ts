@@ -7,15 +7,21 @@
  * search per id in the term's ascending section list), so a hit in the long tail of an unlimited ranking costs no
  * page text at all. For a long tail, one pass over the query's section postings accumulates every section's counts
  * when that is cheaper than a search per hit and id. A loaded index reads the postings from the segment file.
+ * Why the page's words all the same for the few query-excerpt hits of a broad query: their pages' texts are read
+ * for the excerpts anyway, while its postings (every expansion of every term) are hundreds of KB to read for them.
  */
 import type { Documents } from './documents.ts';
 import type { MatchSets } from './match-set.ts';
-import { SECTION_BODY_BITS, SECTION_BODY_MAX, type SegmentData } from './segment.ts';
+import { type AnchorInfo, SECTION_BODY_BITS, SECTION_BODY_MAX, SECTION_HEADING_MAX, type SegmentData } from './segment.ts';
 
 /** A match set's section postings in one segment: id q of the set has entries [from[q], to[q]) of sections/counts. */
 interface SectionPostings { sections: Int32Array; counts: Uint16Array; from: Int32Array; to: Int32Array; n: number }
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_U16 = new Uint16Array(0);
+/** Section postings entries of a query (one segment) past which query-excerpt hits read their pages' words (byWords). */
+export const WORDS_OVER_POSTINGS = 16_384;
+/** chooseByWords: a section's count may pass a stored count's clamp, so only the section postings decide. */
+export const UNDECIDED = -3;
 
 export class SectionChooser {
   private readonly documents: Documents;
@@ -24,15 +30,19 @@ export class SectionChooser {
   headingHit = 0;
   /** Per segment: the section postings of the last match set asked for. */
   private readonly postings: (SectionPostings & { set: Uint8Array | undefined })[] = [];
+  /** Section postings entries per match set (byWords). */
+  private readonly postingsSizes = new WeakMap<Uint8Array, number>();
   private bodyCounts = new Int32Array(64);
   private headingCounts = new Int32Array(64);
   /** Per segment, per section [body, heading] match counts of the current accumulate … release span. */
   private accumulated: Uint32Array[] | undefined;
   private readonly accumulators: Uint32Array[] = [];
+  private readonly wordsOverPostings: number;
 
-  constructor(documents: Documents, matchSets: MatchSets) {
+  constructor(documents: Documents, matchSets: MatchSets, wordsOverPostings = WORDS_OVER_POSTINGS) {
     this.documents = documents;
     this.matchSets = matchSets;
+    this.wordsOverPostings = wordsOverPostings;
   }
 
   /**
@@ -145,6 +155,82 @@ export class SectionChooser {
     });
   }
 
+  /**
+   * Whether a query-excerpt hit in segment k should choose its section by its page's words (chooseByWords) rather
+   * than the section postings: when the set's postings are not read yet and are long. Reading them costs ∝ their
+   * length, once per query; scanning a page's words costs ≈ its length, once per hit.
+   */
+  byWords(s: SegmentData, k: number, set: Uint8Array): boolean {
+    if (this.postings[k]?.set === set) return false;
+    let size = this.postingsSizes.get(set);
+    if (size === undefined) {
+      size = 0;
+      const ids = this.matchSets.ids(set);
+      const start = s.sectionPostingsStart;
+      for (let q = 0; q < ids.length; q++) size += start[ids[q]! + 1]! - start[ids[q]!]!;
+      this.postingsSizes.set(set, size);
+    }
+    return size > this.wordsOverPostings;
+  }
+
+  /**
+   * The section choose() gives, from the page's matched word positions (ascending, MatchedWords.in over the whole
+   * page) instead of the section postings: the same counts, since both count each word by its primary term
+   * (section-builder.ts), and the same order of comparison. UNDECIDED when a section holds more matches than a stored
+   * count keeps (SECTION_BODY_MAX, SECTION_HEADING_MAX), where the clamped per-term counts could choose otherwise.
+   */
+  chooseByWords(anchors: AnchorInfo[], matched: number[]): number {
+    const nS = anchors.length + 1;
+    const { body, head } = this.counts(nS);
+    const nA = anchors.length;
+    let a = -1;
+    let headingEnd = 0;
+    for (let m = 0; m < matched.length; m++) {
+      const p = matched[m]!;
+      if (a + 1 < nA && anchors[a + 1]!.loc <= p) {
+        while (a + 1 < nA && anchors[a + 1]!.loc <= p) a++;
+        headingEnd = anchors[a]!.heading ? anchors[a]!.loc + anchors[a]!.words : 0;
+      }
+      if (p < headingEnd) head[a + 1]!++;
+      else body[a + 1]!++;
+    }
+    for (let j = 0; j < nS; j++) if (body[j]! > SECTION_BODY_MAX || head[j]! > SECTION_HEADING_MAX) return UNDECIDED;
+    return this.best(nS);
+  }
+
+  /** Per-section body and heading counts for nS sections, zeroed. */
+  private counts(nS: number): { body: Int32Array; head: Int32Array } {
+    let body = this.bodyCounts;
+    let head = this.headingCounts;
+    if (body.length < nS) {
+      this.bodyCounts = body = new Int32Array(nS);
+      this.headingCounts = head = new Int32Array(nS);
+    } else {
+      body.fill(0, 0, nS);
+      head.fill(0, 0, nS);
+    }
+    return { body, head };
+  }
+
+  /** The section with the most matches (heading matches 3×), the first on ties; sets headingHit. */
+  private best(nS: number): number {
+    const body = this.bodyCounts;
+    const head = this.headingCounts;
+    let best = -1;
+    let bestScore = -1;
+    let headingHit = 0;
+    for (let j = 0; j < nS; j++) {
+      const sc = body[j]! + 3 * head[j]!;
+      if (sc > bestScore) {
+        bestScore = sc;
+        best = j - 1;
+        headingHit = head[j]! > 0 ? 1 : 0;
+      }
+    }
+    this.headingHit = headingHit;
+    return best;
+  }
+
   /** The section a non-title hit of page i of segment k lands in: -1 intro | a anchor a (headingHit set too). */
   choose(s: SegmentData, i: number, k: number, sets: Uint8Array[]): number {
     const sec0 = s.pageFirstSection[i]!;
@@ -167,15 +253,7 @@ export class SectionChooser {
       return best;
     }
     const { sections, counts, from, to, n: nIds } = this.sectionPostings(s, k, sets[k]!);
-    let body = this.bodyCounts;
-    let head = this.headingCounts;
-    if (body.length < nS) {
-      this.bodyCounts = body = new Int32Array(nS);
-      this.headingCounts = head = new Int32Array(nS);
-    } else {
-      body.fill(0, 0, nS);
-      head.fill(0, 0, nS);
-    }
+    const { body, head } = this.counts(nS);
     const secEnd = sec0 + nS;
     for (let q = 0; q < nIds; q++) {
       let lo = from[q]!;
@@ -194,18 +272,6 @@ export class SectionChooser {
         head[sec - sec0]! += c >>> SECTION_BODY_BITS;
       }
     }
-    let best = -1;
-    let bestScore = -1;
-    let headingHit = 0;
-    for (let j = 0; j < nS; j++) {
-      const sc = body[j]! + 3 * head[j]!;
-      if (sc > bestScore) {
-        bestScore = sc;
-        best = j - 1;
-        headingHit = head[j]! > 0 ? 1 : 0;
-      }
-    }
-    this.headingHit = headingHit;
-    return best;
+    return this.best(nS);
   }
 }

@@ -50,21 +50,33 @@ export function selectTop(keys: RankingKeys, candidates: Int32Array, n: number, 
     heap[at] = d;
   };
   if (k === 0) return heap;
-  for (let j = 0; j < n; j++) {
+  let j = 0;
+  for (; j < n && size < k; j++) {
     const d = candidates[j]!;
-    if (size < k) {
-      let at = size++;
-      while (at > 0) {
-        const p = (at - 1) >> 1;
-        if (!worse(d, heap[p]!)) break;
-        heap[at] = heap[p]!;
-        at = p;
-      }
-      heap[at] = d;
-    } else if (worse(heap[0]!, d)) {
-      heap[0] = d;
-      down(0);
+    let at = size++;
+    while (at > 0) {
+      const p = (at - 1) >> 1;
+      if (!worse(d, heap[p]!)) break;
+      heap[at] = heap[p]!;
+      at = p;
     }
+    heap[at] = d;
+  }
+  // the heap is full: most candidates rank after its root, which a comparison with the root's keys (held in locals
+  // until the root changes) rejects without calling worse()
+  let rootTitle = titleMatches[heap[0]!] === termCount;
+  let rootScore = scores[heap[0]!]!;
+  for (; j < n; j++) {
+    const d = candidates[j]!;
+    const title = titleMatches[d] === termCount;
+    if (title === rootTitle) {
+      const score = scores[d]!;
+      if (score < rootScore || (score === rootScore && urlRank[d]! > urlRank[heap[0]!]!)) continue;
+    } else if (!title) continue;
+    heap[0] = d;
+    down(0);
+    rootTitle = titleMatches[heap[0]!] === termCount;
+    rootScore = scores[heap[0]!]!;
   }
   return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
 }

@@ -5,19 +5,11 @@
 //   node scripts/lib/bench/top-k-cost.ts <distDir> <corpusContentDir>   (e.g. bench/corpus/dist bench/corpus/content)
 //
 // Requests: every limited query of the bench's query set (queries.json), its first page and its first cursor page.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { openSegmentFile, segmentFromFile } from '../../../gateway/engine/search/index-file.ts';
-import { SearchIndex } from '../../../gateway/engine/search/search-index.ts';
 import type { ContentType } from '../../../gateway/engine/search/segment.ts';
 import { queryTerms } from '../../../gateway/engine/text.ts';
-import type { QuerySet } from '../../gen-corpus.ts';
+import { benchIndex } from './bench-index.ts';
 
-const [distDir, contentDir] = process.argv.slice(2);
-if (!distDir || !contentDir) throw new Error('usage: top-k-cost.ts <distDir> <corpusContentDir>');
-const dir = join(distDir, 'search-index', 'site');
-const index = new SearchIndex(readdirSync(dir).filter((f) => f.endsWith('.idx')).sort().map((f) => segmentFromFile(openSegmentFile(join(dir, f)))));
-const querySet = JSON.parse(readFileSync(join(contentDir, 'queries.json'), 'utf8')) as QuerySet;
+const { index, querySet } = benchIndex('top-k-cost.ts');
 
 interface Request { terms: string[]; tag?: ContentType; offset: number; limit: number; kind: string }
 const requests: Request[] = [];
