@@ -14,6 +14,7 @@ import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { contentFiles, forgetLinkTable, linkTable, resolveLink, treeKey } from './content-links.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
+import { hasRenderedHtml, pruneRenderedHtml, renderedHtmlDir, renderedHtmlFile, writeRenderedHtml, type StoredRendering } from './rendered-html.ts';
 
 /** Entry ids are the file path without extension, so the URL rule (src/lib/routes.ts) sees the folders. */
 export const idFromPath = ({ entry }: { entry: string }) => entry.replace(/\.(md|mdx)$/, '');
@@ -64,18 +65,28 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     note: () => {}, // counted once per build by the docs model (src/lib/source-pages.ts)
   };
   const root = fileURLToPath(context.config.root);
+  const htmlDir = renderedHtmlDir(context.config.cacheDir);
+  const htmlFiles = new Set<string>();
   const loadPage = async (file: string) => {
     const abs = join(contentDir, file);
     const id = idFromPath({ entry: file });
     const contents = readFileSync(abs, 'utf8');
     const digest = context.generateDigest(`${key}\n${contents}`);
-    if (context.store.get(id)?.digest === digest) return;
+    // The rendered HTML goes to a file of its own (src/lib/rendered-html.ts), named by entry and content.
+    const htmlFile = renderedHtmlFile(htmlDir, context.generateDigest(`${id}\n${digest}`));
+    htmlFiles.add(htmlFile);
+    const stored = context.store.get(id);
+    if (stored?.digest === digest && (stored.rendered?.html || hasRenderedHtml(stored.rendered?.metadata, htmlFile))) return;
     const { frontmatter, content } = parseFrontmatter(contents, { frontmatter: 'remove' });
     const data = await context.parseData({ id, data: frontmatter, filePath: abs });
     // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).
     const body = new SourceConverter(html).convert(takeLeadingHeading(content).rest, file);
     // A leading newline: a body that starts with a "---" rule is not frontmatter.
-    const rendered = await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) });
+    let rendered = await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) });
+    if (!rendered.metadata?.imagePaths?.length) {
+      writeRenderedHtml(htmlFile, rendered.html);
+      rendered = { html: '', metadata: { ...rendered.metadata, htmlFile } satisfies StoredRendering };
+    }
     context.store.set({ id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered });
   };
   // Ten pages in flight, as Astro's glob loader keeps.
@@ -84,4 +95,5 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     while (next < pages.length) await loadPage(pages[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(10, pages.length) }, worker));
+  pruneRenderedHtml(htmlDir, htmlFiles);
 }
