@@ -35,7 +35,10 @@ export default defineConfig({
   outDir: `${site.distDir}/site`,
   // /docs/a/b is served from docs/a/b.html with its twin docs/a/b.md beside it.
   // One shared stylesheet file for every page (never inlined per page: 10,000 pages).
-  build: { format: 'file', inlineStylesheets: 'never' },
+  // Four pages in flight: with one, the render waits for each page's file to be created
+  // and written (2,000 pages: the generation took 29–34 s at concurrency 1 against
+  // 18–20 s at 4 on the loaded 2-core VM, same CPU, same peak; the performance docs page).
+  build: { format: 'file', inlineStylesheets: 'never', concurrency: 4 },
   trailingSlash: 'never',
   // The site is fully static; the gateway (gateway/) serves the dynamic routes.
   output: 'static',

@@ -12,8 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
-import { RUNTIME_MANIFEST_FILE, writeRuntimeManifest } from '../../gateway/engine/manifest.ts';
-import { prepareSearchIndex } from '../../gateway/engine/search.ts';
+import { descendants, statusBytes } from '../../scripts/lib/bench/proc.ts';
 import { compressTree } from './compress.ts';
 
 interface ManifestPage {
@@ -118,12 +117,19 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
       return [tree, done];
     }),
   );
+  const service: number[] = [];
   try {
     for (const [dir, tree] of trees) await indexTree(dir, tree === 'site' ? 'docs' : tree, log);
   } finally {
     // Pagefind runs as a child service; left open it keeps the process alive.
+    service.push(...childPids('pagefind'));
     await pagefind.close();
   }
+  // close() kills the service without waiting for it: its memory must be gone before the engine's builders start.
+  await exited(service);
+  // The engine's modules load only now: not held in this process while Pagefind holds its index.
+  const { prepareSearchIndex } = await import('../../gateway/engine/search.ts');
+  const { RUNTIME_MANIFEST_FILE, writeRuntimeManifest } = await import('../../gateway/engine/manifest.ts');
   // the gateway's compile cache (gateway/compile-cache.ts) meanwhile, in a process of its own
   const warm = warmGatewayCompileCache(distDir, log);
   for (const [siteDir, tree] of trees) {
@@ -138,6 +144,23 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
     await precompress(join(siteDir, 'pagefind'), `${tree} search bundle`, [], log);
   }
   await warm;
+}
+
+/** Pids of this process's children whose command name starts with `prefix` (none where there is no /proc). */
+function childPids(prefix: string): number[] {
+  try {
+    return descendants(process.pid)
+      .filter((p) => p.comm.startsWith(prefix))
+      .map((p) => p.pid);
+  } catch {
+    return [];
+  }
+}
+
+/** Resolves once none of `pids` runs (gone, or a zombie: no memory left), or after `timeoutMs`. */
+async function exited(pids: number[], timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (pids.some((pid) => statusBytes(pid) > 0) && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
 }
 
 /** `.br` and `.gz` siblings of a tree's text files (PRECOMPRESS=false: none). */

@@ -14,6 +14,9 @@ import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { contentFiles, forgetLinkTable, linkTable, resolveLink, treeKey } from './content-links.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
+import { hasSlice, prunePacks, renderedHtmlDir, writePack, type StoredRendering } from './rendered-html.ts';
+
+type DataEntry = NonNullable<ReturnType<LoaderContext['store']['get']>>;
 
 /** Entry ids are the file path without extension, so the URL rule (src/lib/routes.ts) sees the folders. */
 export const idFromPath = ({ entry }: { entry: string }) => entry.replace(/\.(md|mdx)$/, '');
@@ -64,19 +67,27 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     note: () => {}, // counted once per build by the docs model (src/lib/source-pages.ts)
   };
   const root = fileURLToPath(context.config.root);
+  // The rendered HTML goes to a pack file (src/lib/rendered-html.ts), not into the store.
+  const htmlDir = renderedHtmlDir(context.config.cacheDir);
+  const sliceOf = (entry: DataEntry | undefined) => (entry?.rendered?.metadata as StoredRendering | undefined)?.html;
+  prunePacks(htmlDir, context.store.values().map(sliceOf));
+  const rendered: DataEntry[] = [];
   const loadPage = async (file: string) => {
     const abs = join(contentDir, file);
     const id = idFromPath({ entry: file });
     const contents = readFileSync(abs, 'utf8');
     const digest = context.generateDigest(`${key}\n${contents}`);
-    if (context.store.get(id)?.digest === digest) return;
+    const stored = context.store.get(id);
+    if (stored?.digest === digest && (stored.rendered?.html || hasSlice(sliceOf(stored)))) return;
     const { frontmatter, content } = parseFrontmatter(contents, { frontmatter: 'remove' });
     const data = await context.parseData({ id, data: frontmatter, filePath: abs });
     // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).
     const body = new SourceConverter(html).convert(takeLeadingHeading(content).rest, file);
     // A leading newline: a body that starts with a "---" rule is not frontmatter.
-    const rendered = await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) });
-    context.store.set({ id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered });
+    const entry = { id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered: await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) }) };
+    // A page with images Astro processes keeps its HTML in the store: render() rewrites their references.
+    if (entry.rendered.metadata?.imagePaths?.length) context.store.set(entry);
+    else rendered.push(entry);
   };
   // Ten pages in flight, as Astro's glob loader keeps.
   let next = 0;
@@ -84,4 +95,13 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     while (next < pages.length) await loadPage(pages[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(10, pages.length) }, worker));
+  if (rendered.length === 0) return;
+  const pack = context.generateDigest(rendered.map((e) => `${e.id}\n${e.digest}`).join('\n'));
+  const slices = writePack(htmlDir, pack, rendered.map((e) => e.rendered!.html));
+  rendered.forEach((entry, i) => {
+    const metadata: StoredRendering = { ...entry.rendered!.metadata, html: slices[i] };
+    // An entry whose pack went missing has the same digest, and the store keeps an entry of an unchanged digest.
+    if (context.store.get(entry.id)?.digest === entry.digest) context.store.delete(entry.id);
+    context.store.set({ ...entry, rendered: { html: '', metadata } });
+  });
 }
