@@ -21,7 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { generateCorpus, type QuerySet } from './gen-corpus.ts';
 import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
 import { Rng } from './lib/bench/random.ts';
-import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds, treeCpuSeconds } from './lib/bench/proc.ts';
+import { childCpuSeconds, sampleTree, statusBytes, threadCpuSeconds, treeCpuSeconds } from '../src/lib/process-tree.ts';
 import { askRequests, freePort, limitedQueries, QueryStream, rotating, runLoad, searchPath, searchRequests, type LoadResult } from './lib/bench/load.ts';
 import { recordAnswers } from './lib/bench/answers.ts';
 import { evaluateTargets, markdown, type BareBoundResult, type BenchResult, type BuildResult, type GatewayResult } from './lib/bench/report.ts';

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAstroBuild, repoRoot } from './lib/astro-build.ts';
-import { statusBytes } from './lib/bench/proc.ts';
+import { statusBytes } from '../src/lib/process-tree.ts';
 import { runLoad, type Exchange } from './lib/soak/load.ts';
 import { startSoakStack } from './lib/soak/stack.ts';
 

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
-import { descendants, statusBytes } from '../../scripts/lib/bench/proc.ts';
+import { descendants, statusBytes } from '../lib/process-tree.ts';
 import { compressTree } from './compress.ts';
 
 interface ManifestPage {

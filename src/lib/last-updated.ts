@@ -54,3 +54,11 @@ export function lastUpdated(contentDir: string, filePath: string): Date {
 export function entryUpdated(contentDir: string, entry: { filePath?: string; id: string }): Date {
   return lastUpdated(contentDir, entry.filePath ?? entry.id);
 }
+
+/** One formatter for every page: `toLocaleDateString` builds a new one per call (≈0.5 ms, ≈5 s of a 10,000-page build). */
+const updatedFormat = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+/** "26 November 2026": a page's "Last updated" as a reader sees it. */
+export function updatedText(date: Date): string {
+  return updatedFormat.format(date);
+}

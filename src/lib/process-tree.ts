@@ -1,4 +1,5 @@
-// Memory and CPU of process trees, read from /proc (Linux). The build is a tree
+// Memory and CPU of process trees, read from /proc (Linux), for the build (it waits for
+// the Pagefind process to be gone) and the bench and soak reports. The build is a tree
 // (node → astro → the Pagefind binary, …), so its footprint is the sum over the
 // tree, sampled at an interval; the peak is the largest such sum.
 import { readdirSync, readFileSync } from 'node:fs';
