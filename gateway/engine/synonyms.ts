@@ -7,7 +7,7 @@
  * Why a small hand-written table of general vocabulary and not a thesaurus or embeddings: the words of one product
  * (its option names) must not be in it — the search is measured on another corpus too — and a broad thesaurus turns
  * common words into noise ("run" ~ "execute" ~ "start" ~ "launch" match every page). Measured on the judged set
- * (content/docs/api/search-quality.md): no entry made a known-item or typo query worse.
+ * (content/docs/api/search-quality-history.md): no entry made a known-item or typo query worse.
  *
  * Entries: `a = b = c` makes every word match the others; `a > b, c` makes a reader's `a` also look for `b` and `c`
  * (not the other way: a page's `bail` is not what every "stop" means). Words are stemmed like index terms.

@@ -44,7 +44,7 @@ const FILLER_WEIGHT = 0.2;
 /**
  * Queries of at most this many meaningful words (what is typed into a search box) rank the pages holding all of them
  * above every page holding fewer; longer queries (questions) weigh coverage as a factor, since a question's page
- * rarely holds every one of its words (a strict tier for them measured worse, content/docs/api/search-quality.md).
+ * rarely holds every one of its words (a strict tier for them measured worse, content/docs/api/search-quality-history.md).
  */
 const ALL_WORDS_FIRST_MAX = 2;
 
