@@ -114,10 +114,10 @@ describe('the gateway house', () => {
 describe('the rest of the house', () => {
   const files = (dir: string) =>
     readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && /\.(ts|mjs|astro)$/.test(e.name))
+      .filter((e) => e.isFile() && /\.(ts|mjs|astro|css)$/.test(e.name))
       .map((e) => relative(root, join(e.parentPath, e.name)).split('\\').join('/'));
 
-  it('keeps every source file of gateway/, src/ and scripts/ under 600 lines', () => {
+  it('keeps every source file of gateway/, src/ and scripts/ (TypeScript, Astro, CSS) under 600 lines', () => {
     const long = ['gateway', 'src', 'scripts']
       .flatMap(files)
       .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').split('\n').length }))
