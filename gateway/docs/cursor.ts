@@ -29,14 +29,14 @@ export function fingerprint(query: string, tag: string | undefined, buildId: str
   return text.length > FINGERPRINT_KEY_MAX ? fp : fingerprints.remember(text, fp);
 }
 
+/** A cursor is at most 523 characters (decodeCursor): ≤ ≈2.5 MB per memo. */
+const CURSORS_MAX = 2048;
 /**
  * Cursors issued and cursors checked recently, by their text: a popular query's next page is asked for again and
  * again, and a cursor is a pure function of (offset, limit, fingerprint), so neither its encoding nor its digest is
  * computed twice. A checked cursor is remembered only when valid, with its fields; whose query it belongs to is
  * compared on every use.
  */
-/** A cursor is at most 523 characters (decodeCursor): ≤ ≈2.5 MB per memo. */
-const CURSORS_MAX = 2048;
 const issued = new BoundedMemo<string, string>(CURSORS_MAX);
 const checked = new BoundedMemo<string, { offset: number; limit: number; fingerprint: string }>(CURSORS_MAX);
 

@@ -6,7 +6,7 @@
  * (idf) and by where it occurs (section heading 2, page title 1, body by BM25: a saturating count normalized by the
  * section's length), times the square of the share of the question it covers and a bonus for the share its heading
  * or page title names; the search ranking of its page adds a small prior. A term's related words (synonyms.ts) count
- * for it (an occurrence in the body as RELATED_SHARE of one), and a page title's camelCase words count as words
+ * for it (an occurrence in the body as RELATED_WEIGHT of one), and a page title's camelCase words count as words
  * (`maxWorkers` names "workers"), as in the search index. `coverage` (the idf-weighted share of key
  * terms the section and its page title contain; a term found in no source weighs as the rarest) is how sure the
  * answer can be: below COVERED_THRESHOLD the docs are said not to cover the question.
@@ -18,7 +18,7 @@
  */
 import { Lru } from './lru.ts';
 import { markdownSections, type Block, type Section } from './markdown-sections.ts';
-import { relatedTerms } from './synonyms.ts';
+import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
 import { QUESTION_FILLER, STOPWORDS, textTerms } from './text.ts';
 
 export interface PassageSource { url: string; title: string; content: string }
@@ -55,7 +55,7 @@ export function questionTerms(query: string, filler: ReadonlySet<string> = QUEST
 function termCounts(text: string, splitCase = false): Map<string, number> {
   const counts = new Map<string, number>();
   const cleaned = text.replace(/[^\p{L}\p{N}_.\s-]+/gu, ' ');
-  for (const t of textTerms(splitCase ? cleaned : cleaned.toLowerCase(), splitCase)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of textTerms(cleaned, splitCase)) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
 
@@ -69,8 +69,6 @@ function has(counts: Map<string, number>, term: string): number {
   return n;
 }
 
-/** A related word (synonyms.ts) counts this share of an occurrence of the question's own word. */
-const RELATED_SHARE = 0.6;
 
 /** Whether a heading, title or block holds the term or one of its related words. */
 function namesTerm(counts: Map<string, number>, term: string): boolean {
@@ -154,7 +152,7 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
       const c = bodyCounts(page, t);
       for (const r of relatedTerms(t)) {
         const rc = bodyCounts(page, r);
-        for (let i = 0; i < c.length; i++) c[i]! += RELATED_SHARE * rc[i]!;
+        for (let i = 0; i < c.length; i++) c[i]! += RELATED_WEIGHT * rc[i]!;
       }
       return c;
     });

@@ -63,6 +63,12 @@ const RELATED: ReadonlyMap<string, readonly string[]> = (() => {
   return new Map([...related].map(([term, set]) => [term, [...set]]));
 })();
 
+/**
+ * How much a related word weighs against the reader's own word: in the ranking (term-dictionary.ts, an expansion's
+ * similarity) and in the answerer's section counts (passages.ts).
+ */
+export const RELATED_WEIGHT = 0.6;
+
 const NONE: readonly string[] = [];
 
 /** The terms a query term also matches (stemmed, never the term itself); empty for most terms. */

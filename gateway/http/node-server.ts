@@ -34,9 +34,8 @@ export interface GatewayServer {
 // Longer than the idle time of the clients that pool connections to the gateway (nginx's
 // upstream keepalive_timeout and cloud load balancers: 60 s): the side that closes an idle
 // connection must be the client, or a request it sends on the connection the server is
-// closing at that moment fails ("other side closed", a 502 behind a proxy). Node's 5 s
-// default lost three of the ~530 requests of an agent audit whose fetches paused while
-// it parsed pages.
+// closing at that moment fails ("other side closed", a 502 behind a proxy), as with
+// Node's 5 s default for a client that pauses between requests.
 const KEEP_ALIVE_MS = 65_000;
 const DRAIN_IDLE_GRACE_MS = 1000;
 

@@ -114,7 +114,6 @@ export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
  * about what one of k does; the postings traversal is the query's cost either way.
  */
 const RANK_AHEAD = 2;
-const aheadOf = (end: number): number => RANK_AHEAD * end;
 
 interface Entry {
   /** Every match; docs/scores/titleMatch may hold only a prefix of the ranking (see ranked). */
@@ -248,7 +247,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
         const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
         const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer> }>({
-          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : aheadOf(q.offset + q.limit),
+          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : RANK_AHEAD * (q.offset + q.limit),
         });
         const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), bytes: 64 + r.docs.length * 13 };
         for (const [rank, h] of r.hits) {
@@ -272,7 +271,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
 
   /**
    * Makes sure the entry's ranking reaches rank `end` (exclusive). An entry holds a prefix of the ranking (a limited
-   * request ranks only its offset + limit); a request beyond it ranks again, a prefix at least twice as long (a
+   * request ranks RANK_AHEAD × (offset + limit)); a request beyond it ranks again, a prefix at least twice as long (a
    * cursor walk re-ranks a logarithmic number of times, not once per page) and at most every match.
    */
   const ranked = async (q: Query, entry: Entry, end: number, signal: AbortSignal | undefined): Promise<void> => {

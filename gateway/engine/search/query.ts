@@ -53,12 +53,11 @@ export class QueryScorer {
   private readonly dictionary: TermDictionary;
   /**
    * Per page: BM25 sum; the query terms matched anywhere and in the title as bit masks (bit i: term i; a query holds
-   * at most 12 terms, text.ts queryTerms), and the count of title terms with the last one counted.
+   * at most 12 terms, text.ts queryTerms), and the count of query terms the title holds.
    */
   private readonly bm25: Float64Array;
   private readonly matched: Uint16Array;
   private readonly titleMatched: Uint8Array;
-  private readonly lastTitleMatched: Int8Array;
   private readonly titleMask: Uint16Array;
   /** Per page: the similarity of the title expansion that first matched each query term, summed. */
   private readonly titleSimilarity: Float64Array;
@@ -83,7 +82,6 @@ export class QueryScorer {
     this.bm25 = new Float64Array(n);
     this.matched = new Uint16Array(n);
     this.titleMatched = new Uint8Array(n);
-    this.lastTitleMatched = new Int8Array(n);
     this.titleMask = new Uint16Array(n);
     this.titleSimilarity = new Float64Array(n);
     this.queryStamp = new Int32Array(n);
@@ -108,7 +106,7 @@ export class QueryScorer {
     if (nT === 0 || documents.count === 0) return empty;
     const typeFilter = type === undefined ? -1 : CONTENT_TYPES.indexOf(type);
     const stamp = ++this.queryNumber;
-    const { bm25, matched, titleMatched, lastTitleMatched, titleMask, titleSimilarity, queryStamp, touched, termFrequency, termStamp, termPages, lengthNorm } = this;
+    const { bm25, matched, titleMatched, titleMask, titleSimilarity, queryStamp, touched, termFrequency, termStamp, termPages, lengthNorm } = this;
     let nTouched = 0;
     const N = documents.count;
     const touch = (d: number) => {
@@ -117,7 +115,6 @@ export class QueryScorer {
         bm25[d] = 0;
         matched[d] = 0;
         titleMatched[d] = 0;
-        lastTitleMatched[d] = -1;
         titleMask[d] = 0;
         titleSimilarity[d] = 0;
         touched[nTouched++] = d;
@@ -134,6 +131,7 @@ export class QueryScorer {
         continue;
       }
       const termNumber = ++this.termNumber;
+      const bit = 1 << ti;
       let nt = 0;
       for (const v of expansions) {
         for (let k = 0; k < segments.length; k++) {
@@ -154,20 +152,19 @@ export class QueryScorer {
           for (let e = titlePostingsStart[id]!, end = titlePostingsStart[id + 1]!; e < end; e++) {
             const d = base + titlePostingPages[e]!;
             touch(d);
-            if (lastTitleMatched[d] !== ti) {
-              lastTitleMatched[d] = ti;
+            // the first expansion of this term in the title counts it (and its similarity)
+            if ((titleMask[d]! & bit) === 0) {
+              titleMask[d]! |= bit;
               titleMatched[d]!++;
               titleSimilarity[d]! += v.similarity;
             }
-            titleMask[d]! |= 1 << ti;
-            matched[d]! |= 1 << ti;
+            matched[d]! |= bit;
           }
         }
       }
       const filler = QUESTION_FILLER.has(terms[ti]!);
       const idf = (filler ? FILLER_WEIGHT : 1) * Math.log(1 + (N - nt + 0.5) / (nt + 0.5));
       const w = idf * (K1 + 1);
-      const bit = 1 << ti;
       for (let j = 0; j < nt; j++) {
         const d = termPages[j]!;
         const f = termFrequency[d]!;
@@ -181,7 +178,6 @@ export class QueryScorer {
           bm25[d] = termScore;
           matched[d] = bit;
           titleMatched[d] = 0;
-          lastTitleMatched[d] = -1;
           titleMask[d] = 0;
           titleSimilarity[d] = 0;
           touched[nTouched++] = d;

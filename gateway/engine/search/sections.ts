@@ -114,9 +114,8 @@ export class SectionChooser {
     let postings = 0;
     let perHit = 0;
     segments.forEach((s, k) => {
-      const ids = this.matchSets.ids(sets[k]!);
-      perHit += ids.length;
-      for (let q = 0; q < ids.length; q++) postings += s.sectionPostingsStart[ids[q]! + 1]! - s.sectionPostingsStart[ids[q]!]!;
+      perHit += this.matchSets.ids(sets[k]!).length;
+      postings += this.postingsLength(s, sets[k]!);
     });
     if (postings > hits * (perHit / segments.length) * 16) return;
     this.accumulated = segments.map((s, k) => {
@@ -162,6 +161,11 @@ export class SectionChooser {
    */
   byWords(s: SegmentData, k: number, set: Uint8Array): boolean {
     if (this.postings[k]?.set === set) return false;
+    return this.postingsLength(s, set) > this.wordsOverPostings;
+  }
+
+  /** The length of the section postings of a match set's terms in segment s (memoized per set). */
+  private postingsLength(s: SegmentData, set: Uint8Array): number {
     let size = this.postingsSizes.get(set);
     if (size === undefined) {
       size = 0;
@@ -170,7 +174,7 @@ export class SectionChooser {
       for (let q = 0; q < ids.length; q++) size += start[ids[q]! + 1]! - start[ids[q]!]!;
       this.postingsSizes.set(set, size);
     }
-    return size > this.wordsOverPostings;
+    return size;
   }
 
   /**

@@ -5,9 +5,9 @@
  * neighbours (typo-index.ts: one edit from 4 characters, two from 9) as expansions of the same shape, weighted below
  * every exact and prefix match (TYPO_SIMILARITY), so a query whose terms all exist ranks exactly as without them. So
  * does a rare term (on at most RARE_TERM_PAGES pages) whose neighbour is common (RARE_NEIGHBOUR_RATIO times as many
- * pages): the docs' own misspelling of a word, or a real word the reader did not mean, no longer hides the common one.
+ * pages): the docs' own misspelling of a word, or a real word the reader did not mean, does not hide the common one.
  * A term's related words (synonyms.ts: `limit` → `max`) join its expansions too, with their own exact and prefix
- * expansions weighted by RELATED_SIMILARITY.
+ * expansions weighted by RELATED_WEIGHT.
  *
  * Why the typo index is read from the segment: it is built with the segment (segment-builder.ts, at build time) and
  * shared like the rest of it, so the first fuzzy query costs what later ones do — a few dozen binary searches.
@@ -20,7 +20,7 @@
 import type { List, SegmentData } from './segment.ts';
 import { typoMatches, type TypoIndexData } from './typo-index.ts';
 import { BoundedMemo } from '../lru.ts';
-import { relatedTerms } from '../synonyms.ts';
+import { RELATED_WEIGHT, relatedTerms } from '../synonyms.ts';
 
 /** A term's expansion: its text, similarity to the query term (1 exact), and its id per segment (-1 absent). */
 export interface Expansion { term: string; similarity: number; ids: Int32Array }
@@ -37,8 +37,6 @@ const RARE_NEIGHBOUR_RATIO = 20;
  */
 const RARE_TYPO_MIN_LENGTH = 5;
 
-/** A related word (synonyms.ts) weighs this share of what it would as the query term itself: below the reader's own word. */
-const RELATED_SIMILARITY = 0.6;
 
 function typoIndexOf(segment: SegmentData): TypoIndexData {
   return { hashes: segment.typoHashes, termIds: segment.typoTermIds };
@@ -67,14 +65,15 @@ export class TermDictionary {
     if (out === undefined) {
       out = this.compute(term);
       const exact = out[0]?.similarity === 1 ? this.pages(out[0].ids) : 0;
+      const have = new Set(out.map((e) => e.term));
       if (exact <= RARE_TERM_PAGES && (exact === 0 || term.length >= RARE_TYPO_MIN_LENGTH)) {
         // neighbours that are not prefix expansions already (`middlewar` expands to `middleware` both ways)
-        const have = new Set(out.map((e) => e.term));
         const typos = this.typoExpansions(term, exact * RARE_NEIGHBOUR_RATIO).filter((e) => !have.has(e.term));
+        for (const e of typos) have.add(e.term);
         if (typos.length) out = [...out, ...typos];
       }
       const related = relatedTerms(term);
-      if (related.length) out = [...out, ...this.relatedExpansions(related, new Set(out.map((e) => e.term)))];
+      if (related.length) out = [...out, ...this.relatedExpansions(related, have)];
       this.memo.remember(term, out);
     }
     return out;
@@ -82,7 +81,7 @@ export class TermDictionary {
 
   /**
    * Expansions of a query term's related words (synonyms.ts): each word's own expansions (exact and prefix) weighted
-   * by RELATED_SIMILARITY, those the term has already left out.
+   * by RELATED_WEIGHT, those the term has already left out.
    */
   private relatedExpansions(related: readonly string[], have: Set<string>): Expansion[] {
     const out: Expansion[] = [];
@@ -90,7 +89,7 @@ export class TermDictionary {
       for (const e of this.compute(word)) {
         if (have.has(e.term)) continue;
         have.add(e.term);
-        out.push({ term: e.term, similarity: e.similarity * RELATED_SIMILARITY, ids: e.ids });
+        out.push({ term: e.term, similarity: e.similarity * RELATED_WEIGHT, ids: e.ids });
       }
     }
     return out;

@@ -3,7 +3,7 @@
  * order — either all of them (one native sort of packed keys) or only the first k (a bounded heap).
  *
  * Why two ways: sorting every match of a common term (thousands) costs more than the rest of a query, while a
- * limited search needs only its first offset + limit; a heap of k keeps that cost ∝ matches × log k. Both give the
+ * limited search needs only a short prefix (engine.ts RANK_AHEAD × (offset + limit)); a heap of k keeps that cost ∝ matches × log k. Both give the
  * same pages in the same order, so a prefix from the heap is a prefix of the full sort.
  */
 
