@@ -14,7 +14,7 @@ import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { contentFiles, forgetLinkTable, linkTable, resolveLink, treeKey } from './content-links.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
-import { hasSlice, prunePacks, renderedHtmlDir, writePack, type StoredRendering } from './rendered-html.ts';
+import { prunePacks, renderedHtmlDir, writePack, type StoredRendering } from './rendered-html.ts';
 
 type DataEntry = NonNullable<ReturnType<LoaderContext['store']['get']>>;
 
@@ -70,7 +70,7 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
   // The rendered HTML goes to a pack file (src/lib/rendered-html.ts), not into the store.
   const htmlDir = renderedHtmlDir(context.config.cacheDir);
   const sliceOf = (entry: DataEntry | undefined) => (entry?.rendered?.metadata as StoredRendering | undefined)?.html;
-  prunePacks(htmlDir, context.store.values().map(sliceOf));
+  const packs = prunePacks(htmlDir, context.store.values().map(sliceOf));
   const rendered: DataEntry[] = [];
   const loadPage = async (file: string) => {
     const abs = join(contentDir, file);
@@ -78,7 +78,7 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     const contents = readFileSync(abs, 'utf8');
     const digest = context.generateDigest(`${key}\n${contents}`);
     const stored = context.store.get(id);
-    if (stored?.digest === digest && (stored.rendered?.html || hasSlice(sliceOf(stored)))) return;
+    if (stored?.digest === digest && (stored.rendered?.html || packs.has(sliceOf(stored)?.pack ?? ''))) return;
     const { frontmatter, content } = parseFrontmatter(contents, { frontmatter: 'remove' });
     const data = await context.parseData({ id, data: frontmatter, filePath: abs });
     // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).

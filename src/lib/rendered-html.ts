@@ -12,7 +12,7 @@
 // the load began is deleted (one load late: a running dev server may still read it).
 // A page whose images Astro processes (imagePaths) keeps its HTML in the store: Astro's
 // render() rewrites their references.
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MarkdownHeading } from 'astro';
@@ -38,7 +38,7 @@ export function renderedHtmlDir(cacheDir: URL): string {
 const descriptors = new Map<string, number>();
 
 /** The text of a slice; the pack stays open for the next page (one descriptor per pack and process). */
-export function readSlice(slice: HtmlSlice): string {
+function readSlice(slice: HtmlSlice): string {
   let fd = descriptors.get(slice.pack);
   if (fd === undefined) {
     fd = openSync(slice.pack, 'r');
@@ -60,22 +60,25 @@ function forget(pack: string): void {
   descriptors.delete(pack);
 }
 
-/** Whether a slice's pack is still there (a cleared cache folder renders the page again). */
-export function hasSlice(slice: HtmlSlice | undefined): slice is HtmlSlice {
-  return slice !== undefined && existsSync(slice.pack);
-}
-
-/** Deletes the packs of `dir` that none of `slices` points at. */
-export function prunePacks(dir: string, slices: Iterable<HtmlSlice | undefined>): void {
-  if (!existsSync(dir)) return;
+/**
+ * Deletes the packs of `dir` that none of `slices` points at; returns the packs kept, the ones a stored entry may
+ * still read (a cleared cache folder keeps none, and its pages render again).
+ */
+export function prunePacks(dir: string, slices: Iterable<HtmlSlice | undefined>): Set<string> {
+  const kept = new Set<string>();
+  if (!existsSync(dir)) return kept;
   const used = new Set<string>();
   for (const slice of slices) if (slice) used.add(slice.pack);
   for (const file of readdirSync(dir)) {
     const path = join(dir, file);
-    if (used.has(path)) continue;
+    if (used.has(path)) {
+      kept.add(path);
+      continue;
+    }
     forget(path);
     rmSync(path, { force: true });
   }
+  return kept;
 }
 
 /** Writes the pages' HTML, in the order given, as one pack named `name` in `dir`; returns each page's slice. */
@@ -83,14 +86,20 @@ export function writePack(dir: string, name: string, pages: readonly string[]): 
   mkdirSync(dir, { recursive: true });
   const pack = join(dir, `${name}.pack`);
   forget(pack);
-  const buffers = pages.map((html) => Buffer.from(html, 'utf8'));
+  // page by page into the file: no copy of the whole site's HTML in memory beside the pages' strings
+  const fd = openSync(pack, 'w');
   const slices: HtmlSlice[] = [];
   let offset = 0;
-  for (const b of buffers) {
-    slices.push({ pack, offset, length: b.length });
-    offset += b.length;
+  try {
+    for (const html of pages) {
+      const bytes = Buffer.from(html, 'utf8');
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, offset + written);
+      slices.push({ pack, offset, length: bytes.length });
+      offset += bytes.length;
+    }
+  } finally {
+    closeSync(fd);
   }
-  writeFileSync(pack, Buffer.concat(buffers, offset));
   return slices;
 }
 

@@ -8,9 +8,9 @@
 //   button is added by the client script: it only works with JavaScript anyway.
 // - `::: code-group` (a paragraph `::: code-group`, fences, a paragraph `:::`, as
 //   VitePress writes it; the docs loader leaves these lines in place) becomes the
-//   tabs markup scripts/reading.ts makes interactive, each fence's title its tab's
+//   tabs markup scripts/code-groups.ts makes interactive, each fence's title its tab's
 //   label; the only code-group renderer of the HTML. Every panel shows when scripts
-//   do not run (reading.css keys on html.js).
+//   do not run (blocks.css keys on html.js).
 // - Tables sit in a focusable, labelled scroll region; tables of three or more
 //   columns are marked to stack on a phone (scripts/reading.ts labels their cells).
 //   A column's alignment (`| ---: |`) becomes a class on its cells: the site's

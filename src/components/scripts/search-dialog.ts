@@ -16,7 +16,7 @@ const askForm =
   '<div class="ask-row"><input id="ask-input" name="query" type="text" required maxlength="500" autocomplete="off" placeholder="How do I deploy behind nginx?"><button type="submit">Ask</button></div>' +
   '<p class="sr-only" role="status" data-ask-status></p><div class="ask-answer" data-ask-output aria-label="Answer" role="region" tabindex="-1"></div></form>';
 
-export type DialogMode = 'search' | 'ask';
+type DialogMode = 'search' | 'ask';
 
 /** Adds the title, modes, close button and Ask form to `dialog` (once). */
 export function completeDialog(dialog: HTMLDialogElement): void {
