@@ -13,18 +13,13 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runAstroBuild, repoRoot } from './lib/astro-build.ts';
-import { builtSiteUrl, distDir, rebuildReasons } from './lib/build-state.ts';
+import { repoRoot } from './lib/astro-build.ts';
+import { buildIfStale, builtSiteUrl, distDir } from './lib/build-state.ts';
 import { startGateway } from './lib/gateway-process.ts';
 
 const afdocs = fileURLToPath(new URL('../node_modules/afdocs/bin/afdocs.mjs', import.meta.url));
 
-const reasons = rebuildReasons();
-if (reasons.length) {
-  console.log(`audit:agents: building the site first (${reasons.join('; ')})…`);
-  const code = await runAstroBuild({ stdio: 'inherit' });
-  if (code !== 0) process.exit(code);
-}
+await buildIfStale('audit:agents');
 
 const siteUrl = builtSiteUrl();
 // SITE_URL and ASSISTANT_SITE_URL are the build's (the gateway refuses others); the

@@ -90,8 +90,8 @@ async function main(): Promise<void> {
   mkdirSync(work, { recursive: true });
   await build(corpusDir());
   const manifestFile = join(siteDir, 'build-manifest.json');
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { pages: { path: string; title: string; md: string }[] };
-  const sets: EvalSets = loadEvalSets(resolve(args.set), builtPages(manifestFile));
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { pages: { path: string; title: string; md: string; source?: string }[] };
+  const sets: EvalSets = loadEvalSets(resolve(args.set), builtPages(manifest.pages, manifestFile));
 
   const gw = await startGateway(distDir, { RATE_LIMIT_MAX: '1000000', SITE_URL });
   const pagefind = await pagefindRanker(siteDir);

@@ -7,18 +7,13 @@
 // with the gateway's code; SIGHUP makes the gateway reload its build.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { runAstroBuild, repoRoot } from './lib/astro-build.ts';
-import { rebuildReasons } from './lib/build-state.ts';
+import { repoRoot } from './lib/astro-build.ts';
+import { buildIfStale } from './lib/build-state.ts';
 import { exitCode, forwardSignals, stopRequested, trackChild } from './lib/child-signals.ts';
 import { gatewayNodeArgs, withGatewayTunables } from '../gateway/process-tunables.ts';
 
 forwardSignals();
-const reasons = rebuildReasons();
-if (reasons.length) {
-  console.log(`Building the site first (${reasons.join('; ')})…`);
-  const code = await runAstroBuild({ stdio: 'inherit' });
-  if (code !== 0) process.exit(code);
-}
+await buildIfStale();
 
 const stop = stopRequested();
 if (stop) process.exit(exitCode(null, stop));

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { settingsDrift, settingsFromEnv, type BuildSettings } from '../../src/lib/build-settings.ts';
-import { repoRoot } from './astro-build.ts';
+import { repoRoot, runAstroBuild } from './astro-build.ts';
 
 /** The build `npm start` serves: DIST_DIR, else dist/. */
 export const distDir = resolve(repoRoot, process.env.DIST_DIR || 'dist');
@@ -28,4 +28,13 @@ export function rebuildReasons(): string[] {
 /** The site URL the build in DIST_DIR was made for (its links and llms.txt name it). */
 export function builtSiteUrl(): string {
   return (JSON.parse(readFileSync(manifestFile, 'utf8')) as { settings: BuildSettings }).settings.siteUrl;
+}
+
+/** Builds (output inherited) when rebuildReasons() names any, saying why (after `label: `); exits with the build's code if it fails. */
+export async function buildIfStale(label?: string): Promise<void> {
+  const reasons = rebuildReasons();
+  if (!reasons.length) return;
+  console.log(`${label ? `${label}: building` : 'Building'} the site first (${reasons.join('; ')})…`);
+  const code = await runAstroBuild({ stdio: 'inherit' });
+  if (code !== 0) process.exit(code);
 }

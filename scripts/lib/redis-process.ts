@@ -33,7 +33,10 @@ export async function startRedis(port?: number, timeoutMs = 15_000): Promise<Run
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + timeoutMs;
   while (!(await accepts(redisPort))) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`redis-server did not start on port ${redisPort} within ${timeoutMs} ms`);
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`redis-server did not start on port ${redisPort} within ${timeoutMs} ms`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {

@@ -15,3 +15,9 @@ export function benchIndex(script: string): { index: SearchIndex; querySet: Quer
   const querySet = JSON.parse(readFileSync(join(contentDir, 'queries.json'), 'utf8')) as QuerySet;
   return { index, querySet, extra };
 }
+
+/** The p-quantile (0..1, nearest rank) of per-query costs in ms, two decimals. */
+export const percentile = (xs: number[], p: number): string => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!.toFixed(2);
+
+/** The mean of per-query costs in ms, two decimals. */
+export const mean = (xs: number[]): string => (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(2);

@@ -2,7 +2,6 @@
 // benchmark replays: search and ask over the Zipf-weighted query set (with a
 // cursor follow-up after limited searches), batch bodies, Markdown twins.
 import autocannon, { type AutocannonRequest } from 'autocannon';
-import { createServer } from 'node:net';
 import { Rng, Zipf } from './random.ts';
 import type { BenchQuery } from '../../gen-corpus.ts';
 import type { BenchMetricsSnapshot } from './metrics-hook.ts';
@@ -31,16 +30,7 @@ export interface LoadResult {
   notes?: string;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../gateway-process.ts';
 
 type Request = AutocannonRequest;
 

@@ -6,7 +6,7 @@
 //   node scripts/lib/bench/stage-cost.ts <distDir> <corpusContentDir> [rounds]   (e.g. bench/corpus/dist bench/corpus/content 2)
 import type { ContentType } from '../../../gateway/engine/search/segment.ts';
 import { queryTerms } from '../../../gateway/engine/text.ts';
-import { benchIndex } from './bench-index.ts';
+import { benchIndex, mean, percentile } from './bench-index.ts';
 import { limitedQueries } from './load.ts';
 
 const { index, querySet, extra } = benchIndex('stage-cost.ts');
@@ -45,8 +45,6 @@ for (let round = 0; round < rounds; round++) {
     all.push(t3 - t0);
   }
 }
-const percentile = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!.toFixed(2);
-const mean = (xs: number[]) => (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(2);
 console.log(`${all.length} limited requests (first pages), CPU ms per request: mean ${mean(all)}  p50 ${percentile(all, 0.5)}  p99 ${percentile(all, 0.99)}  max ${percentile(all, 1)}`);
 for (const [kind, v] of byKind) {
   console.log(`  ${kind.padEnd(10)} n ${String(v.n).padStart(4)}  rank ${(v.rank / v.n).toFixed(2)}  match sets ${(v.sets / v.n).toFixed(2)}  result bytes ${(v.bytes / v.n).toFixed(2)}  (mean total ${(v.total / v.n).toFixed(0)})`);

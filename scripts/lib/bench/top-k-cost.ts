@@ -7,7 +7,7 @@
 // Requests: every limited query of the bench's query set (queries.json), its first page and its first cursor page.
 import type { ContentType } from '../../../gateway/engine/search/segment.ts';
 import { queryTerms } from '../../../gateway/engine/text.ts';
-import { benchIndex } from './bench-index.ts';
+import { benchIndex, mean, percentile } from './bench-index.ts';
 
 const { index, querySet } = benchIndex('top-k-cost.ts');
 
@@ -51,8 +51,6 @@ for (let round = 0; round < 2; round++) {
     byKind.set(r.kind, k);
   });
 }
-const percentile = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!.toFixed(2);
-const mean = (xs: number[]) => (xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(2);
 console.log(`${requests.length} limited requests (first and cursor page), CPU ms per request, 2 rounds`);
 console.log(`full sort:  mean ${mean(full)}  p50 ${percentile(full, 0.5)}  p99 ${percentile(full, 0.99)}  max ${percentile(full, 1)}`);
 console.log(`top-k heap: mean ${mean(heap)}  p50 ${percentile(heap, 0.5)}  p99 ${percentile(heap, 0.99)}  max ${percentile(heap, 1)}`);

@@ -17,9 +17,8 @@ export interface BuiltPage {
 }
 
 /** The manifest's pages; a build without `source` fields predates the evaluation's needs. */
-export function builtPages(manifestFile: string): BuiltPage[] {
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { pages: { path: string; title: string; source?: string }[] };
-  return manifest.pages.map((p) => {
+export function builtPages(pages: readonly { path: string; title: string; source?: string }[], manifestFile: string): BuiltPage[] {
+  return pages.map((p) => {
     if (!p.source) throw new Error(`${manifestFile}: page ${p.path} names no source file; rebuild with --rebuild`);
     return { path: p.path, title: p.title, source: p.source };
   });
