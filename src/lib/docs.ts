@@ -81,12 +81,13 @@ async function buildModel(): Promise<DocsModel> {
   const site = loadSiteConfig();
   const sectionOrder = readSectionOrder(site.contentDir);
   const entries = await getCollection('docs', (e) => !e.data.draft);
+  const addresses = entries.map((entry) => addressOf(entry.id, entry.filePath ?? entry.id));
   // Links resolve against every page of the tree; one to a page left out (a draft) is broken.
-  const published = new Set(entries.map((entry) => addressOf(entry.id, entry.filePath ?? entry.id).path));
+  const published = new Set(addresses.map((address) => address.path));
   const sources = new SourcePages(site.contentDir, site.url, published);
   const llmsUrl = `${site.url}/llms.txt`;
-  const pages: DocPage[] = entries.map((entry) => {
-    const address = addressOf(entry.id, entry.filePath ?? entry.id);
+  const pages: DocPage[] = entries.map((entry, index) => {
+    const address = addresses[index]!;
     const source = sources.read(sourceOf(entry), sources.fileOf(entry.filePath!), address.path, entry.data.title);
     return {
       entry,

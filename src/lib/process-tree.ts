@@ -23,15 +23,19 @@ interface ProcInfo {
   cpuS: number;
 }
 
+/** A /proc stat line: the command name and the fields after it (fields[0] is field 3, the state; clock ticks of 1/100 s). */
+function parseStat(text: string): { comm: string; fields: string[] } {
+  const close = text.lastIndexOf(')'); // the command name may itself hold ')' or spaces
+  return { comm: text.slice(text.indexOf('(') + 1, close), fields: text.slice(close + 2).split(' ') };
+}
+
+const ticks = (...values: (string | undefined)[]) => values.reduce((sum, value) => sum + Number(value), 0) / 100;
+
 function readStat(pid: number): ProcInfo | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = text.lastIndexOf(')');
-    const comm = text.slice(text.indexOf('(') + 1, close);
-    const rest = text.slice(close + 2).split(' ');
-    // utime, stime, cutime, cstime (fields 14–17) in clock ticks
-    const cpuS = (Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14])) / 100;
-    return { pid, ppid: Number(rest[1]), comm, cpuS };
+    const { comm, fields } = parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    // utime, stime, cutime, cstime (fields 14–17)
+    return { pid, ppid: Number(fields[1]), comm, cpuS: ticks(fields[11], fields[12], fields[13], fields[14]) };
   } catch {
     return undefined;
   }
@@ -83,11 +87,8 @@ export function threadCpuSeconds(pid: number): Record<ThreadGroup, number> {
   }
   for (const t of tasks) {
     try {
-      const text = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
-      const close = text.lastIndexOf(')');
-      const comm = text.slice(text.indexOf('(') + 1, close);
-      const rest = text.slice(close + 2).split(' ');
-      out[threadGroup(comm)] += (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime
+      const { comm, fields } = parseStat(readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8'));
+      out[threadGroup(comm)] += ticks(fields[11], fields[12]); // utime, stime
     } catch {
       /* the thread exited */
     }
@@ -97,10 +98,8 @@ export function threadCpuSeconds(pid: number): Record<ThreadGroup, number> {
 
 /** Children's CPU seconds (user + system) of this process: counts every waited-for descendant. */
 export function childCpuSeconds(): number {
-  const text = readFileSync('/proc/self/stat', 'utf8');
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // Fields 16 and 17 (cutime, cstime) in clock ticks; rest[0] is field 3.
-  return (Number(rest[13]) + Number(rest[14])) / 100;
+  const { fields } = parseStat(readFileSync('/proc/self/stat', 'utf8'));
+  return ticks(fields[13], fields[14]); // cutime, cstime (fields 16 and 17)
 }
 
 /** CPU seconds (user + system) this process's descendants have used so far, the exited (waited-for) ones included. */

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { freePort, type RunningGateway } from '../helpers/gateway.ts';
+import type { RunningGateway } from '../helpers/gateway.ts';
+import { closedPort } from '../helpers/openai-server.ts';
 import { chatBody, chatHeaders, envelope, jsonHeaders, rateHeaders, startAssistantGateway } from './helpers/assistant.ts';
 
 let gw: RunningGateway;
@@ -26,9 +27,9 @@ beforeAll(async () => {
   cpSync(join(fixture, 'portfolio'), join(dist, 'portfolio'), { recursive: true });
   // The build's compile cache and engine indexes too: a first start as after a real build, not a cold compile.
   for (const dir of ['compile-cache', 'search-index']) if (existsSync(join(fixture, dir))) symlinkSync(join(fixture, dir), join(dist, dir), 'dir');
-  const closedPort = await freePort(); // nothing listens here: connections are refused
+  const refusingPort = await closedPort();
   gw = await startAssistantGateway(dist, {
-    LLM_BASE_URL: `http://127.0.0.1:${closedPort}/v1`,
+    LLM_BASE_URL: `http://127.0.0.1:${refusingPort}/v1`,
     LLM_MODEL: 'unreachable-model',
     LLM_CONNECT_TIMEOUT_MS: '500',
     LLM_TIMEOUT_MS: '2000',

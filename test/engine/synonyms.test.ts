@@ -2,11 +2,9 @@
 // thing, as expansions weighted below the term itself, both ways for `=` entries and one
 // way for `>` entries.
 import { describe, expect, it } from 'vitest';
-import type { PagefindFragment } from '../../gateway/engine/pagefind-bundle.ts';
-import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
-import { buildSegment } from '../../gateway/engine/search/segment-builder.ts';
 import { relatedTerms } from '../../gateway/engine/synonyms.ts';
 import { queryTerms } from '../../gateway/engine/text.ts';
+import { fragment, miniIndex } from '../helpers/mini-index.ts';
 
 describe('related words', () => {
   it('are stemmed like index terms, never the term itself, and directed for ">" entries', () => {
@@ -20,7 +18,6 @@ describe('related words', () => {
   });
 
   describe('in a ranking', () => {
-    const fragment = (url: string, title: string, content: string): PagefindFragment => ({ url, content, word_count: content.split(' ').length, meta: { title }, filters: { type: ['docs'] }, anchors: [] });
     const pages = [
       fragment('/docs/ui', 'The UI', 'Open the UI to watch your tests run in a browser tab.'),
       fragment('/docs/graphical', 'Graphical reports', 'A graphical report of the run, drawn as a chart.'),
@@ -28,13 +25,8 @@ describe('related words', () => {
       fragment('/docs/limits', 'Limits', 'A limit on the memory of each test.'),
       ...Array.from({ length: 8 }, (_, i) => fragment(`/docs/other-${i}`, `Other ${i}`, `Nothing about it here, page ${i}.`)),
     ];
-    const index = new SearchIndex([buildSegment(pages, pages.length)]);
-    const ranked = (query: string) => {
-      const terms = queryTerms(query);
-      const r = index.rank(terms, undefined, 'any');
-      const sets = index.matchSets(terms);
-      return Array.from(r.docs, (d) => index.hit(d, 1, false, sets).path);
-    };
+    const { ranked: rankedPages } = miniIndex(pages);
+    const ranked = (query: string) => rankedPages(query).urls;
 
     it('find the page that uses the other word, below the page that uses the reader\'s', () => {
       expect(ranked('graphical')).toEqual(['/docs/graphical', '/docs/ui']);

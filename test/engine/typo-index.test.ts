@@ -3,11 +3,8 @@
 // segment's own index (built with it), the rare-term-with-a-common-neighbour case, and
 // 4-character terms, which get neighbours only when the index does not hold them.
 import { describe, expect, it } from 'vitest';
-import type { PagefindFragment } from '../../gateway/engine/pagefind-bundle.ts';
-import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
-import { buildSegment } from '../../gateway/engine/search/segment-builder.ts';
 import { buildTypoIndex, deletions, editDistance, maxTypoDistance, typoMatches } from '../../gateway/engine/search/typo-index.ts';
-import { queryTerms } from '../../gateway/engine/text.ts';
+import { fragment, miniIndex } from '../helpers/mini-index.ts';
 
 const vocabulary = ['middleware', 'content', 'collections', 'configuration', 'config', 'environment', 'variables', 'deploy', 'deployment', 'test', 'text', 'rest', 'search', 'searching', 'snapshot', 'snapshots', 'mocking', 'coverage', 'typescript', 'benchmark'];
 const index = buildTypoIndex(vocabulary);
@@ -72,18 +69,16 @@ describe('typo index', () => {
 });
 
 describe('typo index of a segment (built with the segment)', () => {
-  const fragment = (url: string, title: string, content: string): PagefindFragment => ({ url, content, word_count: content.split(' ').length, meta: { title }, filters: { type: ['docs'] }, anchors: [] });
   // "environment" on 24 pages; the docs' own misspelling "enviroment" on one; "kubernetes" and "sage" on one page only
   const pages = [
     ...Array.from({ length: 24 }, (_, i) => fragment(`/docs/env/p-${String(i).padStart(2, '0')}`, `Page ${i}`, `Set the environment variable number ${i} before the run.`)),
     fragment('/docs/env/typo', 'Old notes', 'The enviroment of the runner, and kubernetes v2 config_value. A sage remark.'),
   ];
-  const segment = buildSegment(pages, pages.length);
+  const { segment, ranked: rankedPages } = miniIndex(pages);
   const terms = Array.from({ length: segment.terms.length }, (_, id) => segment.terms.at(id)!);
-  const index = new SearchIndex([segment]);
   const ranked = (query: string) => {
-    const r = index.rank(queryTerms(query), undefined, 'any');
-    return { total: r.total, first: index.hit(r.docs[0]!, 1, false, index.matchSets(queryTerms(query))).path };
+    const { total, urls } = rankedPages(query);
+    return { total, first: urls[0] };
   };
 
   it('holds only words on two or more pages (no identifiers, numbers or one-page words)', () => {
