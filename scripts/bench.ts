@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateCorpus, type QuerySet } from './gen-corpus.ts';
@@ -211,12 +211,11 @@ async function startGateway(): Promise<{ gw: Gateway; listeningMs: number; coldS
     cwd: repoRoot,
     // started as scripts/start.ts and the container start it (gateway/process-tunables.ts)
     env: {
-      ...withGatewayTunables(process.env),
+      ...withGatewayTunables({ ...process.env, DIST_DIR: distDir }, repoRoot),
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: String(port),
       ASSISTANT_PORT: String(assistantPort),
-      DIST_DIR: distDir,
       RATE_LIMIT_MAX: '1000000000',
       SITE_RATE_LIMIT_MAX: '1000000000',
       BENCH_METRICS: '1',
@@ -467,7 +466,8 @@ async function gateway(): Promise<GatewayResult> {
   } finally {
     clearInterval(rssTimer);
     await stopGateway(gw);
-    rmSync(gw.metricsFile, { force: true });
+    // the snapshot and the query workers' heap reports beside it (metrics-hook.ts)
+    for (const name of readdirSync(dirname(gw.metricsFile))) if (name.startsWith(basename(gw.metricsFile))) rmSync(join(dirname(gw.metricsFile), name), { force: true });
     rmSync(gatewayTmp, { recursive: true, force: true });
   }
 }

@@ -7,11 +7,14 @@
 // ./bench-metrics.json) and starts a fresh histogram, so each load phase is
 // measured on its own; it writes a last snapshot on exit. The worst stall of a window
 // is attributed: how much of it the main thread spent running (JavaScript, garbage
-// collection, system calls) and how much waiting for a core (the OS scheduler).
-import { readFileSync, writeFileSync, renameSync } from 'node:fs';
+// collection, system calls) and how much waiting for a core (the OS scheduler). A query
+// worker cannot receive the signal: each writes its heap's size to a file of its own every
+// half second, and the main thread's snapshot sums them.
+import { readdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { getHeapSpaceStatistics } from 'node:v8';
-import { isMainThread } from 'node:worker_threads';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
+import { isMainThread, threadId } from 'node:worker_threads';
 
 export interface BenchMetricsSnapshot {
   seq: number;
@@ -21,7 +24,51 @@ export interface BenchMetricsSnapshot {
   eventLoopDelayMs: { min: number; mean: number; p50: number; p99: number; max: number; samples: number };
   /** The longest gap between two ticks of a 5 ms timer, and the main thread's CPU time within it (the rest: waiting). */
   worstStall?: { ms: number; ranMs: number; /** when it ended, ms into the window */ atMs?: number };
-  memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number; arrayBuffersBytes: number; anonBytes?: number; anonHugeBytes?: number; fileBytes?: number; heapSpaces?: Record<string, number> };
+  memory: {
+    rssBytes: number;
+    heapUsedBytes: number;
+    heapTotalBytes: number;
+    externalBytes: number;
+    arrayBuffersBytes: number;
+    anonBytes?: number;
+    anonHugeBytes?: number;
+    fileBytes?: number;
+    heapSpaces?: Record<string, number>;
+    /** The query workers' V8 heaps, summed over the live ones (as of their last half-second report). */
+    workerHeaps?: { count: number; usedBytes: number; totalBytes: number };
+  };
+}
+
+const WORKER_REPORT_MS = 500;
+const workerFilePrefix = (file: string) => `${basename(file)}.thread-`;
+
+/** The sum of the worker heap reports next to `file` (their threads write them; see below). */
+function workerHeaps(file: string): { count: number; usedBytes: number; totalBytes: number } {
+  const sum = { count: 0, usedBytes: 0, totalBytes: 0 };
+  const dir = dirname(file);
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(workerFilePrefix(file)) || name.endsWith('.tmp')) continue;
+    try {
+      const heap = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { usedBytes: number; totalBytes: number; at: number };
+      if (Date.now() - heap.at > 4 * WORKER_REPORT_MS) continue; // a worker that is gone
+      sum.count++;
+      sum.usedBytes += heap.usedBytes;
+      sum.totalBytes += heap.totalBytes;
+    } catch {
+      /* being replaced */
+    }
+  }
+  return sum;
+}
+
+// In a query worker: its heap's size, every half second, to a file of its own.
+if (process.env.BENCH_METRICS === '1' && !isMainThread) {
+  const file = `${process.env.BENCH_METRICS_FILE || 'bench-metrics.json'}.thread-${threadId}`;
+  setInterval(() => {
+    const heap = getHeapStatistics();
+    writeFileSync(`${file}.tmp`, JSON.stringify({ usedBytes: heap.used_heap_size, totalBytes: heap.total_heap_size, at: Date.now() }));
+    renameSync(`${file}.tmp`, file);
+  }, WORKER_REPORT_MS).unref();
 }
 
 /** Anonymous (heap, malloc, index), of it in transparent huge pages, and file-backed resident bytes (Linux only). */
@@ -78,7 +125,7 @@ if (process.env.BENCH_METRICS === '1' && isMainThread) {
         samples,
       },
       worstStall: { ms: Math.round(worst.ms * 10) / 10, ranMs: Math.round(Math.min(worst.ranMs, worst.ms) * 10) / 10, atMs: Math.round(worst.atMs) },
-      memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, heapTotalBytes: mem.heapTotal, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers, ...residentKinds(), heapSpaces: Object.fromEntries(getHeapSpaceStatistics().map((h) => [h.space_name, h.physical_space_size])) },
+      memory: { rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, heapTotalBytes: mem.heapTotal, externalBytes: mem.external, arrayBuffersBytes: mem.arrayBuffers, ...residentKinds(), heapSpaces: Object.fromEntries(getHeapSpaceStatistics().map((h) => [h.space_name, h.physical_space_size])), workerHeaps: workerHeaps(file) },
     };
     histogram.reset();
     worst = { ms: 0, ranMs: 0, atMs: 0 };

@@ -166,11 +166,12 @@ export function markdown(r: BenchResult): string {
     lines.push(...cpuTable(g.loads, 'CPU during the phase (cores busy)'));
     // what the resident memory is made of after each phase (anonymous: heaps, malloc, the index; file: code, mapped files)
     lines.push(
-      ...phaseTable(g.loads, ['Gateway memory after the phase', 'RSS', 'anonymous (of it huge pages)', 'file-backed', 'main JS heap used / total', 'array buffers (index included)'], (l) => l.memoryAfter, (m) => [
+      ...phaseTable(g.loads, ['Gateway memory after the phase', 'RSS', 'anonymous (of it huge pages)', 'file-backed', 'main JS heap used / total', 'query workers\' JS heaps used / total', 'array buffers (index included)'], (l) => l.memoryAfter, (m) => [
         mb(m.rssBytes),
         m.anonBytes === undefined ? '' : `${mb(m.anonBytes)} (${mb(m.anonHugeBytes ?? 0)})`,
         m.fileBytes === undefined ? '' : mb(m.fileBytes),
         `${mb(m.heapUsedBytes)} / ${mb(m.heapTotalBytes)}`,
+        m.workerHeaps ? `${mb(m.workerHeaps.usedBytes)} / ${mb(m.workerHeaps.totalBytes)} (${m.workerHeaps.count})` : '',
         mb(m.arrayBuffersBytes),
       ]),
     );
