@@ -25,6 +25,9 @@
 //   what is alive, not what is dead, so a smaller young generation means more scavenges of about
 //   the same length, for less resident memory.
 
+import { resolve } from 'node:path';
+import { compileCacheDir } from './compile-cache.ts';
+
 export const MALLOC_TUNABLES = ['glibc.malloc.hugetlb=1', 'glibc.malloc.arena_max=2'] as const;
 const HEAP_GROWING = '--heap-growing-percent=50';
 
@@ -32,14 +35,20 @@ const flagName = (opt: string) => opt.split('=')[0]!;
 // V8 accepts `_` for `-` in its flag names
 const v8FlagName = (opt: string) => flagName(opt).replaceAll('_', '-');
 
-/** The environment to spawn the gateway with: `env` plus the malloc tunables the operator did not set. */
-export function withGatewayTunables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  if (process.platform !== 'linux') return env;
-  const current = env.GLIBC_TUNABLES ?? '';
+/**
+ * The environment to spawn the gateway with: `env` plus the malloc tunables the operator did not set; with `cwd`
+ * (where the gateway will run), also Node's compile cache of the build (compile-cache.ts) unless NODE_COMPILE_CACHE
+ * is set (empty turns it off). In the environment, the cache covers the entry module and the two it imports too,
+ * which are compiled before the gateway can turn the cache on itself (≈45 ms of the TypeScript stripper per start).
+ */
+export function withGatewayTunables(env: NodeJS.ProcessEnv, cwd?: string): NodeJS.ProcessEnv {
+  const out = cwd && env.NODE_COMPILE_CACHE === undefined ? { ...env, NODE_COMPILE_CACHE: compileCacheDir(resolve(cwd, env.DIST_DIR || 'dist')) } : env;
+  if (process.platform !== 'linux') return out;
+  const current = out.GLIBC_TUNABLES ?? '';
   const set = new Set(current.split(':').map(flagName));
   const add = MALLOC_TUNABLES.filter((t) => !set.has(flagName(t)));
-  if (add.length === 0) return env;
-  return { ...env, GLIBC_TUNABLES: [current, ...add].filter(Boolean).join(':') };
+  if (add.length === 0) return out;
+  return { ...out, GLIBC_TUNABLES: [current, ...add].filter(Boolean).join(':') };
 }
 
 export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=16'] as const;

@@ -18,6 +18,6 @@ await buildIfStale();
 const stop = stopRequested();
 if (stop) process.exit(exitCode(null, stop));
 const server = fileURLToPath(new URL('../gateway/server.ts', import.meta.url));
-const child = spawn(process.execPath, [...gatewayNodeArgs(), server], { stdio: 'inherit', cwd: repoRoot, env: withGatewayTunables(process.env) });
+const child = spawn(process.execPath, [...gatewayNodeArgs(), server], { stdio: 'inherit', cwd: repoRoot, env: withGatewayTunables(process.env, repoRoot) });
 trackChild(child, { hangup: true });
 child.on('exit', (code, signal) => process.exit(exitCode(code, signal)));

@@ -41,15 +41,20 @@ describe('runtime manifest slice', () => {
     expect((await loadManifest(dir, { runtimeSlice: sliceFile })).pages[0]!.title).toBe('Rebuilt 1');
   });
 
-  it('falls back to the manifest when the slice is missing, unreadable or invalid', async () => {
+  it('falls back to the manifest when the slice is missing, unreadable or cut by another schema', async () => {
     writeManifest('Page');
     expect((await loadManifest(dir, { runtimeSlice: join(dir, 'missing.json') })).pages).toHaveLength(2);
     writeFileSync(sliceFile, '{not json');
     expect((await loadManifest(dir, { runtimeSlice: sliceFile })).pages[0]!.title).toBe('Page 1');
-    await writeRuntimeManifest(dir, sliceFile);
-    const slice = JSON.parse(readFileSync(sliceFile, 'utf8')) as { manifest: { buildId: string } };
-    slice.manifest.buildId = 'not hex';
-    writeFileSync(sliceFile, JSON.stringify(slice));
-    expect((await loadManifest(dir, { runtimeSlice: sliceFile })).buildId).toBe('0123456789abcdef');
+    // the slice is the schema's output and is not validated again: one written under another schema (an older
+    // gateway's build, or one without the schema's hash) is ignored
+    for (const schemaSha256 of ['0'.repeat(64), undefined]) {
+      await writeRuntimeManifest(dir, sliceFile);
+      const slice = JSON.parse(readFileSync(sliceFile, 'utf8')) as { schemaSha256?: string; manifest: { pages: { title: string }[] } };
+      slice.schemaSha256 = schemaSha256;
+      slice.manifest.pages[0]!.title = 'From another schema';
+      writeFileSync(sliceFile, JSON.stringify(slice));
+      expect((await loadManifest(dir, { runtimeSlice: sliceFile })).pages[0]!.title).toBe('Page 1');
+    }
   });
 });

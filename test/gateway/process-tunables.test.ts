@@ -1,6 +1,7 @@
-// The gateway's process settings (gateway/process-tunables.ts): glibc's malloc tunables are
-// added for scripts/start.ts, the bench and the tests, and the heap's growth is tuned at
-// start-up — each without overriding an operator's choice.
+// The gateway's process settings (gateway/process-tunables.ts): glibc's malloc tunables (and,
+// given where the gateway runs, the build's compile cache) are added for scripts/start.ts, the
+// bench and the tests, and the heap's growth is tuned at start-up — each without overriding an
+// operator's choice.
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_NODE_FLAGS, MALLOC_TUNABLES, gatewayNodeArgs, tuneHeapGrowth, withGatewayTunables } from '../../gateway/process-tunables.ts';
 
@@ -19,8 +20,15 @@ describe.runIf(process.platform === 'linux')('withGatewayTunables', () => {
   });
   it('does not modify the environment it was given', () => {
     const env: NodeJS.ProcessEnv = {};
-    withGatewayTunables(env);
+    withGatewayTunables(env, '/srv/site');
     expect(env).toEqual({});
+  });
+  it("with the gateway's working directory, points Node's compile cache at the build's, unless the operator set it", () => {
+    expect(withGatewayTunables({}, '/srv/site').NODE_COMPILE_CACHE).toBe('/srv/site/dist/compile-cache');
+    expect(withGatewayTunables({ DIST_DIR: 'out' }, '/srv/site').NODE_COMPILE_CACHE).toBe('/srv/site/out/compile-cache');
+    expect(withGatewayTunables({ DIST_DIR: '/data/build' }, '/srv/site').NODE_COMPILE_CACHE).toBe('/data/build/compile-cache');
+    expect(withGatewayTunables({ NODE_COMPILE_CACHE: '' }, '/srv/site').NODE_COMPILE_CACHE).toBe(''); // off
+    expect(withGatewayTunables({}).NODE_COMPILE_CACHE).toBeUndefined();
   });
 });
 
