@@ -26,7 +26,6 @@
 //   the same length, for less resident memory.
 
 import { resolve } from 'node:path';
-import { compileCacheDir } from './compile-cache.ts';
 
 export const MALLOC_TUNABLES = ['glibc.malloc.hugetlb=1', 'glibc.malloc.arena_max=2'] as const;
 const HEAP_GROWING = '--heap-growing-percent=50';
@@ -34,6 +33,11 @@ const HEAP_GROWING = '--heap-growing-percent=50';
 const flagName = (opt: string) => opt.split('=')[0]!;
 // V8 accepts `_` for `-` in its flag names
 const v8FlagName = (opt: string) => flagName(opt).replaceAll('_', '-');
+
+/** Where the build leaves Node's compile cache for the gateway (compile-cache.ts). */
+export function compileCacheDir(distDir: string): string {
+  return resolve(distDir, 'compile-cache');
+}
 
 /**
  * The environment to spawn the gateway with: `env` plus the malloc tunables the operator did not set; with `cwd`

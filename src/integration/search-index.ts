@@ -10,10 +10,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as pagefind from 'pagefind';
 import { descendants, statusBytes } from '../lib/process-tree.ts';
 import { compressTree } from './compress.ts';
+import { warmCompileCacheCommand } from '../../gateway/compile-cache.ts';
+import { gatewayNodeArgs } from '../../gateway/process-tunables.ts';
 
 interface ManifestPage {
   path: string;
@@ -173,9 +174,9 @@ async function precompress(dir: string, label: string, skip: string[], log: Log)
 
 /** Fills `<distDir>/compile-cache` so the gateway's first start skips stripping and compiling its modules. */
 function warmGatewayCompileCache(distDir: string, log: Log): Promise<void> {
-  const script = fileURLToPath(new URL('../../gateway/compile-cache.ts', import.meta.url));
   return new Promise((done) => {
-    const child = spawn(process.execPath, [script, distDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { args, env } = warmCompileCacheCommand(distDir, gatewayNodeArgs());
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));

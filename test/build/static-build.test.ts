@@ -1,13 +1,15 @@
 // The static tree on its own: pages, twins, llms.txt, discovery files and the
 // content-type map, checked on the fixture build.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { problemCatalogue } from '../../gateway/contract/problems.ts';
 import { RUNTIME_MANIFEST_FILE, loadManifest } from '../../gateway/engine/manifest.ts';
 import { contentTypeFor } from '../../gateway/static/content-types.ts';
 import { fixtureSiteUrl } from '../helpers/fixture.ts';
+import { startGateway } from '../helpers/gateway.ts';
 import { fixtureBuild } from '../helpers/manifest.ts';
 
 const { distDir, manifest } = fixtureBuild();
@@ -204,6 +206,25 @@ describe('gateway start-up files', () => {
     expect(existsSync(dir)).toBe(true);
     const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     expect(files.length).toBeGreaterThan(10);
+  });
+
+  it('holds every module a start compiles, its query workers\' included: a start with it compiles nothing', async () => {
+    // a copy: other suites start gateways on this build meanwhile
+    const cache = mkdtempSync(join(tmpdir(), 'agent-docs-compile-cache-'));
+    try {
+      cpSync(join(distDir, 'compile-cache'), cache, { recursive: true });
+      const cached = () => readdirSync(cache, { recursive: true }).map(String).sort();
+      const before = cached();
+      const gateway = await startGateway(distDir, { NODE_COMPILE_CACHE: cache });
+      try {
+        expect((await fetch(`${gateway.url}/api/search?query=gateway&limit=1`)).status).toBe(200);
+      } finally {
+        await gateway.stop(); // the cache is written as the process exits
+      }
+      expect(cached()).toEqual(before);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 
   it("writes the manifest's runtime slice beside the engine index, cut from this manifest", async () => {

@@ -7,8 +7,11 @@
  *               prefix, selected with a bounded heap, no sort of every match — while `total` always counts every match)
  *   materialize { terms, items: [doc, score, titleMatch, rank][] } → SearchHit[]
  *   body        { terms, docs, scores, titleMatch, from } → Uint8Array (the JSON array of ranks from.., transferred)
+ *   flushCompileCache {}              → true (writes this thread's part of Node's compile cache: the build's warm-up,
+ *                                      gateway/compile-cache.ts; a terminated worker writes nothing)
  * Replies: { id, ok: true, result } | { id, ok: false, error: { message, stack } }.
  */
+import { flushCompileCache } from 'node:module';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { type SegmentFile, segmentFromFile } from './index-file.ts';
@@ -19,7 +22,8 @@ type Req =
   | { id: number; op: 'install'; files: SegmentFile[] }
   | { id: number; op: 'search'; terms: string[]; tag?: ContentType; match?: 'all' | 'any'; offset: number; limit?: number; body?: boolean; topK?: number }
   | { id: number; op: 'materialize'; terms: string[]; items: [number, number, number, number][] }
-  | { id: number; op: 'body'; terms: string[]; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; from: number };
+  | { id: number; op: 'body'; terms: string[]; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; from: number }
+  | { id: number; op: 'flushCompileCache' };
 
 /** Niceness of a query thread (0 normal … 19 lowest). */
 const QUERY_THREAD_NICE = 10;
@@ -83,6 +87,11 @@ port.on('message', (req: Req) => {
         const sets = req.docs.length > 0 ? idx.matchSets(req.terms) : [];
         const body = idx.resultsBytes(req.docs, req.scores, req.titleMatch, req.from, sets);
         port.postMessage({ id: req.id, ok: true, result: body }, [body.buffer as ArrayBuffer]);
+        return;
+      }
+      case 'flushCompileCache': {
+        flushCompileCache();
+        port.postMessage({ id: req.id, ok: true, result: true });
         return;
       }
       default:

@@ -34,12 +34,13 @@ export interface BenchMetricsSnapshot {
     anonHugeBytes?: number;
     fileBytes?: number;
     heapSpaces?: Record<string, number>;
-    /** The query workers' V8 heaps, summed over the live ones (as of their last half-second report). */
+    /** The query workers' V8 heaps, summed over the live ones (as of their last report: every half second when idle, later when busy). */
     workerHeaps?: { count: number; usedBytes: number; totalBytes: number };
   };
 }
 
 const WORKER_REPORT_MS = 500;
+const WORKER_REPORT_STALE_MS = 30_000;
 const workerFilePrefix = (file: string) => `${basename(file)}.thread-`;
 
 /** The sum of the worker heap reports next to `file` (their threads write them; see below). */
@@ -50,7 +51,8 @@ function workerHeaps(file: string): { count: number; usedBytes: number; totalByt
     if (!name.startsWith(workerFilePrefix(file)) || name.endsWith('.tmp')) continue;
     try {
       const heap = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { usedBytes: number; totalBytes: number; at: number };
-      if (Date.now() - heap.at > 4 * WORKER_REPORT_MS) continue; // a worker that is gone
+      // a worker that is gone; a live one at nice 10 on a saturated machine can fall seconds behind its timer
+      if (Date.now() - heap.at > WORKER_REPORT_STALE_MS) continue;
       sum.count++;
       sum.usedBytes += heap.usedBytes;
       sum.totalBytes += heap.totalBytes;
