@@ -1,6 +1,8 @@
 import { spawn, type StdioOptions } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deferEnv, deferValue } from '../../src/integration/search-index.ts';
+import { withBuildLock } from './build-lock.ts';
 import { exitCode, stopRequested, trackChild } from './child-signals.ts';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -23,13 +25,15 @@ function run(args: string[], env: NodeJS.ProcessEnv, opts: BuildOptions): Promis
  * `astro build` with Node 24 and telemetry off, then the search index in a process of
  * its own: Astro's memory (≈2–3 GB at 10,000 pages) is returned before Pagefind needs
  * its ≈2.6 GB, so the build peaks at the larger of the two instead of their sum.
- * A bare `astro build` still indexes in-process. Resolves to the exit code.
+ * A bare `astro build` still indexes in-process. One Astro step at a time per checkout
+ * (build-lock.ts: Astro's own files of a build sit in the checkout's `.astro/`). Resolves to
+ * the exit code.
  */
 export async function runAstroBuild(opts: BuildOptions = {}): Promise<number> {
   const astro = fileURLToPath(new URL('../../node_modules/astro/bin/astro.mjs', import.meta.url));
   const searchIndex = fileURLToPath(new URL('../../src/integration/search-index.ts', import.meta.url));
   const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', [deferEnv]: deferValue, ...opts.env };
-  const code = await run([astro, 'build'], env, opts);
+  const code = await withBuildLock(join(repoRoot, 'node_modules', '.astro', 'build.lock'), () => run([astro, 'build'], env, opts));
   if (code !== 0 || env[deferEnv] !== deferValue) return code;
   const stop = stopRequested();
   if (stop) return exitCode(null, stop);
