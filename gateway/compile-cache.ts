@@ -72,8 +72,7 @@ export async function warmCompileCache(distDir: string): Promise<string | undefi
 /**
  * How the build runs the warm-up: a process of its own whose entry is not this module (an entry module is compiled
  * before the cache is on, so it would miss the cache it fills), with the cache in its environment and the gateway's
- * node arguments (`nodeArgs`, process-tunables.ts): V8's heap settings are part of a cache folder's name, and a query
- * worker's differ from the main thread's by them.
+ * node arguments (`nodeArgs`, process-tunables.ts), since V8's flags are part of a cache folder's name.
  */
 export function warmCompileCacheCommand(distDir: string, nodeArgs: readonly string[]): { args: string[]; env: NodeJS.ProcessEnv } {
   const entry = `import(${JSON.stringify(import.meta.url)}).then((m) => m.runWarmCompileCache(${JSON.stringify(distDir)}))`;
