@@ -35,8 +35,16 @@ export interface BenchMetricsSnapshot {
     fileBytes?: number;
     heapSpaces?: Record<string, number>;
     /** The query workers' V8 heaps, summed over the live ones (as of their last report: every half second when idle, later when busy). */
-    workerHeaps?: { count: number; usedBytes: number; totalBytes: number };
+    workerHeaps?: WorkerHeaps;
   };
+}
+
+interface WorkerHeaps { count: number; usedBytes: number; totalBytes: number }
+
+/** Write-then-rename, so a reader never sees half a file. */
+function writeWhole(file: string, data: unknown): void {
+  writeFileSync(`${file}.tmp`, JSON.stringify(data));
+  renameSync(`${file}.tmp`, file);
 }
 
 const WORKER_REPORT_MS = 500;
@@ -44,8 +52,8 @@ const WORKER_REPORT_STALE_MS = 30_000;
 const workerFilePrefix = (file: string) => `${basename(file)}.thread-`;
 
 /** The sum of the worker heap reports next to `file` (their threads write them; see below). */
-function workerHeaps(file: string): { count: number; usedBytes: number; totalBytes: number } {
-  const sum = { count: 0, usedBytes: 0, totalBytes: 0 };
+function workerHeaps(file: string): WorkerHeaps {
+  const sum: WorkerHeaps = { count: 0, usedBytes: 0, totalBytes: 0 };
   const dir = dirname(file);
   for (const name of readdirSync(dir)) {
     if (!name.startsWith(workerFilePrefix(file)) || name.endsWith('.tmp')) continue;
@@ -68,8 +76,7 @@ if (process.env.BENCH_METRICS === '1' && !isMainThread) {
   const file = `${process.env.BENCH_METRICS_FILE || 'bench-metrics.json'}.thread-${threadId}`;
   setInterval(() => {
     const heap = getHeapStatistics();
-    writeFileSync(`${file}.tmp`, JSON.stringify({ usedBytes: heap.used_heap_size, totalBytes: heap.total_heap_size, at: Date.now() }));
-    renameSync(`${file}.tmp`, file);
+    writeWhole(file, { usedBytes: heap.used_heap_size, totalBytes: heap.total_heap_size, at: Date.now() });
   }, WORKER_REPORT_MS).unref();
 }
 
@@ -132,9 +139,7 @@ if (process.env.BENCH_METRICS === '1' && isMainThread) {
     histogram.reset();
     worst = { ms: 0, ranMs: 0, atMs: 0 };
     since = performance.now();
-    // Write-then-rename so a reader never sees half a file.
-    writeFileSync(`${file}.tmp`, JSON.stringify(data));
-    renameSync(`${file}.tmp`, file);
+    writeWhole(file, data);
   };
 
   process.on('SIGUSR2', snapshot);
