@@ -1,6 +1,8 @@
 /**
- * Read-only access to a written Pagefind bundle (`<siteDir>/pagefind/`).
- * Every read goes through `bundleFile()`, which refuses anything outside the bundle directory.
+ * Read-only access to a site's written Pagefind bundles: the bundle in `<siteDir>/pagefind/` and, on a site indexed in
+ * parts (src/integration/search-index.ts), the part bundles its `parts.json` names (`<siteDir>/pagefind/part-2/` …),
+ * read as one list of pages in part order. Every read goes through `bundleFile()`, which refuses anything outside the
+ * bundle directory.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -12,8 +14,14 @@ export interface PagefindEntry {
   languages: Record<string, { hash: string; wasm?: string | null; page_count: number }>;
 }
 
-/** One page of the bundle as listed by the Pagefind meta index: fragment hash and optional fragment group. */
-export interface BundlePage { hash: string; group: string; wordCount: number }
+/** One bundle of the site: its directory and its parsed entry file. */
+export interface Bundle { dir: string; entry: PagefindEntry }
+
+/** One page as listed by its bundle's Pagefind meta index: the bundle's directory, fragment hash and optional fragment group. */
+export interface BundlePage { dir: string; hash: string; group: string; wordCount: number }
+
+/** The file in the main bundle that names the part bundles (written by the build, `{"parts":["part-2", …]}`). */
+export const PARTS_FILE = 'parts.json';
 
 /** The Pagefind fragment of one page (the fields the engine uses). */
 export interface PagefindFragment {
@@ -41,9 +49,26 @@ export function bundleFile(dir: string, ...segments: string[]): string {
   return p;
 }
 
-/** Throws a clear error unless `<siteDir>/pagefind/pagefind-entry.json` exists and parses. */
-export function checkBundle(siteDir: string): { dir: string; entry: PagefindEntry } {
-  const dir = bundleDir(siteDir);
+/**
+ * The site's bundles, the main one first, then the parts its `parts.json` names (none when the file is absent).
+ * Throws a clear error unless every entry file exists and parses.
+ */
+export function checkBundles(siteDir: string): Bundle[] {
+  const main = checkBundle(bundleDir(siteDir));
+  const partsFile = join(main.dir, PARTS_FILE);
+  if (!existsSync(partsFile)) return [main];
+  let parts: unknown;
+  try {
+    parts = (JSON.parse(readFileSync(partsFile, 'utf8')) as { parts?: unknown }).parts;
+  } catch (err) {
+    throw new Error(`Pagefind parts list ${partsFile} is not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  if (!Array.isArray(parts) || !parts.every((name) => typeof name === 'string')) throw new Error(`Pagefind parts list ${partsFile} has no "parts" array of folder names`);
+  return [main, ...parts.map((name: string) => checkBundle(bundleFile(main.dir, name)))];
+}
+
+/** Throws a clear error unless `<dir>/pagefind-entry.json` exists and parses. */
+function checkBundle(dir: string): Bundle {
   const entryFile = join(dir, 'pagefind-entry.json');
   if (!existsSync(entryFile) || !statSync(entryFile).isFile()) {
     throw new Error(`Pagefind bundle not found: ${entryFile} does not exist. Build the site first (npm run build) or point DIST_DIR at a build output.`);
@@ -115,12 +140,19 @@ export function decodeCbor(b: Uint8Array): unknown {
   return dec();
 }
 
+/** Pages of every bundle, bundle after bundle (listBundlePages). */
+export async function listPages(bundles: readonly Bundle[]): Promise<BundlePage[]> {
+  const pages: BundlePage[] = [];
+  for (const { dir, entry } of bundles) pages.push(...(await listBundlePages(dir, entry)));
+  return pages;
+}
+
 /**
- * Pages of the bundle, in Pagefind's meta order, over all languages. The meta index is authoritative
+ * Pages of one bundle, in Pagefind's meta order, over all languages. The meta index is authoritative
  * (stale fragment files left in a reused output directory are ignored). Falls back to listing
  * `fragment/` if the meta format is not understood.
  */
-export async function listBundlePages(dir: string, entry: PagefindEntry): Promise<BundlePage[]> {
+async function listBundlePages(dir: string, entry: PagefindEntry): Promise<BundlePage[]> {
   const pages: BundlePage[] = [];
   const seen = new Set<string>();
   try {
@@ -134,14 +166,14 @@ export async function listBundlePages(dir: string, entry: PagefindEntry): Promis
         const hash = pg[0];
         if (seen.has(hash)) continue;
         seen.add(hash);
-        pages.push({ hash, wordCount: typeof pg[1] === 'number' ? pg[1] : 0, group: typeof pg[2] === 'string' ? pg[2] : '' });
+        pages.push({ dir, hash, wordCount: typeof pg[1] === 'number' ? pg[1] : 0, group: typeof pg[2] === 'string' ? pg[2] : '' });
       }
     }
     return pages;
   } catch (err) {
     process.emitWarning(`Pagefind meta index not understood (${(err as Error).message}); listing fragment files instead`);
     const files = readdirSync(join(dir, 'fragment')).filter((f) => f.endsWith('.pf_fragment')).sort();
-    return files.map((f) => ({ hash: f.slice(0, -'.pf_fragment'.length), group: '', wordCount: 0 }));
+    return files.map((f) => ({ dir, hash: f.slice(0, -'.pf_fragment'.length), group: '', wordCount: 0 }));
   }
 }
 
@@ -154,16 +186,18 @@ function utf8(b: Uint8Array): string {
  * Reads fragments for the given pages, one at a time (synchronous I/O: meant for worker threads, so a
  * large bundle is streamed rather than held in memory). The last fragment group file read is kept.
  */
-export function* readFragments(dir: string, pages: BundlePage[]): Generator<PagefindFragment> {
+export function* readFragments(pages: BundlePage[]): Generator<PagefindFragment> {
   const groups = new Map<string, Record<string, PagefindFragment>>();
   for (const pg of pages) {
+    const dir = pg.dir;
     let frag: PagefindFragment | undefined;
     if (pg.group) {
-      let group = groups.get(pg.group);
+      const key = `${dir}\0${pg.group}`;
+      let group = groups.get(key);
       if (!group) {
         groups.clear();
         group = JSON.parse(utf8(decompress(readFileSync(bundleFile(dir, 'fragment', `${pg.group}.pf_fragment`))))) as Record<string, PagefindFragment>;
-        groups.set(pg.group, group);
+        groups.set(key, group);
       }
       frag = group[pg.hash];
     } else {

@@ -1,18 +1,21 @@
 // The Pagefind step of the build: indexes the body of every page listed in a tree's
-// build-manifest.json and writes the bundle to <tree>/pagefind/. Used by the agent-docs
+// build-manifest.json and writes the bundle to <tree>/pagefind/ (a site of more than
+// SEARCH_INDEX_PART_PAGES pages in parts, see partRanges). Used by the agent-docs
 // integration on astro:build:done, or run on its own after the Astro process has exited:
 //
 //   node src/integration/search-index.ts [distDir]     (default: DIST_DIR or dist)
 //
-// Run on its own, the Astro process's memory (≈2 GB at 10,000 pages) is already returned
-// to the OS when Pagefind builds its index (≈2.6 GB at 10,000 pages), so the build's peak
-// is the larger of the two rather than their sum (see bench/results/).
+// Run on its own, the Astro process's memory (≈1.7 GB at 10,000 pages) is already returned
+// to the OS when Pagefind builds its index (≈270 KB a page of the part it writes), so the
+// build's peak is the larger of the two rather than their sum (see the performance pages).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as pagefind from 'pagefind';
 import { descendants, statusBytes } from '../lib/process-tree.ts';
 import { compressTree } from './compress.ts';
+import { loadSiteConfig } from '../lib/site-config.ts';
+import { PARTS_FILE } from '../../gateway/engine/pagefind-bundle.ts';
 import { warmCompileCacheCommand } from '../../gateway/compile-cache.ts';
 import { gatewayNodeArgs } from '../../gateway/process-tunables.ts';
 
@@ -57,12 +60,52 @@ async function createIndex(): Promise<pagefind.PagefindIndex> {
   return index;
 }
 
-/** Indexes one tree (its build-manifest.json lists the pages) into <root>/pagefind/. */
-export async function indexTree(root: string, label: string, log: Log): Promise<void> {
+/**
+ * How a tree's pages are cut into Pagefind bundles: one bundle up to `partPages` pages, else the fewest parts of at
+ * most `partPages` pages, of equal size, in manifest order. Pagefind's memory while it writes a bundle grows with the
+ * bundle's pages (≈270 KB a page), so parts bound the build's peak whatever the site's size; the browser merges them
+ * (Pagefind's `mergeIndex`) and the gateway's engine reads them as one list of pages.
+ */
+export function partRanges(total: number, partPages: number): [number, number][] {
+  const parts = Math.max(1, Math.ceil(total / partPages));
+  const per = Math.ceil(total / parts);
+  return Array.from({ length: parts }, (_, k) => [k * per, Math.min(total, (k + 1) * per)] as [number, number]);
+}
+
+/** The folder, inside the main bundle, of part `k` (0-based; part 0 is the main bundle itself). */
+const partFolder = (k: number): string => `part-${k + 1}`;
+
+/**
+ * Indexes one tree (its build-manifest.json lists the pages) into <root>/pagefind/, in parts of at most `partPages`
+ * pages (partRanges): the first part is the bundle in <root>/pagefind/, the others go to <root>/pagefind/part-2/ …,
+ * named by <root>/pagefind/parts.json (written for one part too, `{"parts":[]}`, so a reader never guesses). Each part
+ * gets a Pagefind service of its own, stopped before the next starts, so only one part's index is ever in memory.
+ */
+export async function indexTree(root: string, label: string, partPages: number, log: Log): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(root, 'build-manifest.json'), 'utf8')) as { pages: ManifestPage[] };
   const started = performance.now();
+  const bundle = join(root, 'pagefind');
+  // parts of an earlier build into the same folder
+  if (existsSync(bundle)) for (const name of readdirSync(bundle)) if (/^part-\d+$/.test(name)) rmSync(join(bundle, name), { recursive: true, force: true });
+  const ranges = partRanges(manifest.pages.length, partPages);
+  let indexedMs = 0;
+  for (const [k, [from, to]] of ranges.entries()) {
+    const partLabel = ranges.length > 1 ? `${label} part ${k + 1}/${ranges.length}` : label;
+    const partStarted = performance.now();
+    indexedMs += await indexPart(root, manifest.pages.slice(from, to), k === 0 ? bundle : join(bundle, partFolder(k)), partLabel, log);
+    if (ranges.length > 1) log(`${partLabel}: written in ${((performance.now() - partStarted) / 1000).toFixed(1)} s`);
+  }
+  writeFileSync(join(bundle, PARTS_FILE), `${JSON.stringify({ parts: ranges.slice(1).map((_, k) => partFolder(k + 1)) })}\n`);
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  const total = performance.now() - started;
+  log(`${label}: search index written in ${s(total)} s (pages ${s(indexedMs)} s, bundle ${s(total - indexedMs)} s)`);
+}
+
+/** One Pagefind service indexes `pages` into the bundle `outputPath`, then exits; returns the ms spent adding pages. */
+async function indexPart(root: string, pages: readonly ManifestPage[], outputPath: string, label: string, log: Log): Promise<number> {
+  const started = performance.now();
   const index = await createIndex();
-  const total = manifest.pages.length;
+  const total = pages.length;
   const step = Math.max(1, Math.ceil(total / 10));
   // The Pagefind service handles one message at a time, in arrival order. Pages are sent
   // in manifest order (so the index is deterministic) without waiting for each answer: a
@@ -71,24 +114,32 @@ export async function indexTree(root: string, label: string, log: Log): Promise<
   const window = 64;
   const inFlight: Promise<unknown>[] = [];
   let done = 0;
-  for (const page of manifest.pages) {
-    const file = page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`;
-    const html = readFileSync(join(root, file), 'utf8');
-    const added = index.addHTMLFile({ url: page.path, content: indexableHtml(html) }).then((r) => {
-      if (r.errors.length) throw new Error(`Pagefind could not index ${page.path}: ${r.errors.join('; ')}`);
-      if (++done % step === 0 || done === total) log(`${label}: indexed ${done}/${total} pages`);
-    });
-    added.catch(() => {}); // awaited below, in order; this only keeps an early failure from counting as unhandled
-    inFlight.push(added);
-    if (inFlight.length >= window) await inFlight.shift();
+  const service: number[] = [];
+  try {
+    for (const page of pages) {
+      const file = page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`;
+      const html = readFileSync(join(root, file), 'utf8');
+      const added = index.addHTMLFile({ url: page.path, content: indexableHtml(html) }).then((r) => {
+        if (r.errors.length) throw new Error(`Pagefind could not index ${page.path}: ${r.errors.join('; ')}`);
+        if (++done % step === 0 || done === total) log(`${label}: indexed ${done}/${total} pages`);
+      });
+      added.catch(() => {}); // awaited below, in order; this only keeps an early failure from counting as unhandled
+      inFlight.push(added);
+      if (inFlight.length >= window) await inFlight.shift();
+    }
+    await Promise.all(inFlight);
+    const indexed = performance.now() - started;
+    const written = await index.writeFiles({ outputPath });
+    if (written.errors.length) throw new Error(`Pagefind could not write its bundle: ${written.errors.join('; ')}`);
+    await index.deleteIndex();
+    return indexed;
+  } finally {
+    // Pagefind runs as a child service; left open it keeps the process alive. close() kills it without waiting:
+    // its memory must be gone before the next part's service, or the engine's builders, start.
+    service.push(...childPids('pagefind'));
+    await pagefind.close();
+    await exited(service);
   }
-  await Promise.all(inFlight);
-  const indexed = performance.now();
-  const written = await index.writeFiles({ outputPath: join(root, 'pagefind') });
-  if (written.errors.length) throw new Error(`Pagefind could not write its bundle: ${written.errors.join('; ')}`);
-  await index.deleteIndex();
-  const s = (ms: number) => (ms / 1000).toFixed(1);
-  log(`${label}: search index written in ${s(performance.now() - started)} s (pages ${s(indexed - started)} s, bundle ${s(performance.now() - indexed)} s)`);
 }
 
 /** Where the gateway finds the prebuilt engine index of a tree (`site` or `portfolio`). */
@@ -118,16 +169,8 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
       return [tree, done];
     }),
   );
-  const service: number[] = [];
-  try {
-    for (const [dir, tree] of trees) await indexTree(dir, tree === 'site' ? 'docs' : tree, log);
-  } finally {
-    // Pagefind runs as a child service; left open it keeps the process alive.
-    service.push(...childPids('pagefind'));
-    await pagefind.close();
-  }
-  // close() kills the service without waiting for it: its memory must be gone before the engine's builders start.
-  await exited(service);
+  const { searchIndexPartPages } = loadSiteConfig();
+  for (const [dir, tree] of trees) await indexTree(dir, tree === 'site' ? 'docs' : tree, searchIndexPartPages, log);
   // The engine's modules load only now: not held in this process while Pagefind holds its index.
   const { prepareSearchIndex } = await import('../../gateway/engine/search.ts');
   const { RUNTIME_MANIFEST_FILE, writeRuntimeManifest } = await import('../../gateway/engine/manifest.ts');

@@ -25,6 +25,11 @@ const siteConfigSchema = z.object({
     .refine((u) => /^https?:\/\//.test(u), 'SITE_EDIT_URL must start with http:// or https://')
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
+  /** Pages per Pagefind bundle (src/integration/search-index.ts partRanges): bounds the search step's memory. */
+  searchIndexPartPages: z.coerce
+    .number({ message: 'SEARCH_INDEX_PART_PAGES must be a whole number of pages, e.g. 5000' })
+    .int('SEARCH_INDEX_PART_PAGES must be a whole number of pages, e.g. 5000')
+    .min(1, 'SEARCH_INDEX_PART_PAGES must be at least 1'),
 });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
 
@@ -38,6 +43,7 @@ const envNames: Record<keyof SiteConfig, string> = {
   assistantUrl: 'ASSISTANT_SITE_URL',
   assistantName: 'ASSISTANT_SITE_NAME',
   editUrl: 'SITE_EDIT_URL',
+  searchIndexPartPages: 'SEARCH_INDEX_PART_PAGES',
 };
 
 /**
@@ -58,6 +64,7 @@ export function loadSiteConfig(env: Record<string, string | undefined> = process
     assistantUrl: env.ASSISTANT_SITE_URL || `http://localhost:${env.ASSISTANT_PORT || 4322}`,
     assistantName: env.ASSISTANT_SITE_NAME || 'Portfolio assistant',
     editUrl: env.SITE_EDIT_URL || undefined,
+    searchIndexPartPages: env.SEARCH_INDEX_PART_PAGES || 5000,
   });
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => {

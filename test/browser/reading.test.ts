@@ -5,12 +5,13 @@
 // gateway serves the site, the Pagefind bundle on a static-only host) and axe-core on
 // the pages and states a reader meets. Debian chromium driven by playwright-core
 // against the fixture build served by the real gateway (and by a plain file host).
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { requireBinary, startGateway, type RunningGateway } from '../helpers/gateway.ts';
+import { indexedInParts } from '../helpers/search-parts.ts';
 import { startStaticHost } from '../helpers/static-host.ts';
 
 const chromiumPath = '/usr/bin/chromium';
@@ -332,6 +333,26 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     } finally {
       await context.close();
       await host.stop();
+    }
+  });
+
+  it('merges the parts of a search index built in parts on a static-only host: a page of the last part is found', async () => {
+    const manifest = JSON.parse(readFileSync(join(distDir, 'site/build-manifest.json'), 'utf8')) as { pages: { path: string; title: string }[] };
+    const last = manifest.pages[manifest.pages.length - 1]!;
+    const parted = await indexedInParts(distDir, 12);
+    const host = await startStaticHost(join(parted.distDir, 'site'));
+    const { context, page, errors } = await open();
+    try {
+      await page.goto(`${host.url}/docs`);
+      await page.getByRole('button', { name: /search/i }).click();
+      await page.keyboard.type(last.title, { delay: 10 });
+      const links = page.locator('#search-dialog .pagefind-ui__result-link');
+      await expect.poll(async () => (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).includes(last.path), { timeout: 10_000 }).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await host.stop();
+      rmSync(parted.distDir, { recursive: true, force: true });
     }
   });
 

@@ -3,7 +3,7 @@
  *   node build-process.ts <siteDir> <segment> <segments> <outFile> <fingerprint> [mode, octal; default 600]
  * Run as a separate process (not a worker thread) so the build's transient memory goes back to the OS when it exits.
  */
-import { checkBundle, listBundlePages, readFragments } from '../pagefind-bundle.ts';
+import { checkBundles, listPages, readFragments } from '../pagefind-bundle.ts';
 import { loadManifest } from '../manifest.ts';
 import { writeSegmentFile } from './index-file.ts';
 import type { ManifestFallback } from './segment.ts';
@@ -22,14 +22,14 @@ async function main(argv: string[]): Promise<void> {
   if (!siteDir || !out || !fingerprint || !Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 1 || k >= n) {
     throw new Error('usage: build-process.ts <siteDir> <segment> <segments> <outFile> <fingerprint>');
   }
-  const { dir, entry } = checkBundle(siteDir);
+  const bundles = checkBundles(siteDir);
   const manifest = await loadManifest(siteDir);
   const fallback: Record<string, ManifestFallback> = {};
   for (const p of manifest.pages) fallback[p.path] = { title: p.title, type: p.type, section: p.section };
-  const pages = await listBundlePages(dir, entry);
+  const pages = await listPages(bundles);
   const [from, to] = segmentRange(pages.length, k, n);
   const mine = pages.slice(from, to);
-  const seg = buildSegment(readFragments(dir, mine), mine.length, fallback);
+  const seg = buildSegment(readFragments(mine), mine.length, fallback);
   writeSegmentFile(out, seg, fingerprint, mode);
 }
 

@@ -26,7 +26,7 @@
 import { join } from 'node:path';
 import { Lru } from '../lru.ts';
 import { loadManifest } from '../manifest.ts';
-import { checkBundle } from '../pagefind-bundle.ts';
+import { checkBundles } from '../pagefind-bundle.ts';
 import { queryTerms } from '../text.ts';
 import { type Prefetch, defaultBuildParallelism, fingerprintOf, loadOrBuildSegments, prefetchPrebuilt } from './index-cache.ts';
 import { checkSegmentFile, closeSegmentFile } from './index-file.ts';
@@ -169,7 +169,7 @@ function checkInt(name: string, v: unknown, min: number): number {
  */
 export async function createSearchEngine(opts: CreateSearchEngineOptions): Promise<SearchEngine> {
   const t0 = performance.now();
-  const { entry } = checkBundle(opts.siteDir); // before anything touches the bundle
+  const bundles = checkBundles(opts.siteDir); // before anything touches the bundle
   const nWorkers = opts.workers === undefined ? defaultWorkerCount() : checkInt('workers', opts.workers, 1);
   const cache = new Lru<Entry>(opts.cacheSize ?? DEFAULT_CACHE_SIZE, opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
 
@@ -184,7 +184,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     pool = new WorkerPool(nWorkers);
     prefetched = prefetchPrebuilt(opts.prebuiltIndexDir);
     buildId = opts.buildId === undefined ? (await loadManifest(opts.siteDir)).buildId : await opts.buildId;
-    const fingerprint = fingerprintOf(entry, buildId);
+    const fingerprint = fingerprintOf(bundles.map((b) => b.entry), buildId);
     // Build one segment per worker in child processes (their transient memory is returned to the OS when they
     // exit), open the segment files (hot parts read into SharedArrayBuffers, the files kept open for the cold
     // arrays) and install them, shared, into every query worker.

@@ -15,7 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadManifest } from '../manifest.ts';
-import { checkBundle } from '../pagefind-bundle.ts';
+import { checkBundles, type PagefindEntry } from '../pagefind-bundle.ts';
 import { INDEX_FORMAT_VERSION, type SegmentFile, checkSegmentFile, closeSegmentFile, openSegmentFile, openSegmentFileAsync } from './index-file.ts';
 
 const BUILD_SCRIPT = fileURLToPath(new URL('./build-process.ts', import.meta.url));
@@ -204,10 +204,11 @@ export async function loadOrBuildSegments(siteDir: string, fingerprint: string, 
   }
 }
 
-export function fingerprintOf(entry: unknown, buildId: string): string {
-  // bundle entry (names the content-addressed meta index), manifest build id, engine code
+export function fingerprintOf(entries: readonly PagefindEntry[], buildId: string): string {
+  // the bundles' entries (each names its content-addressed meta index; not their directories, so a moved build
+  // keeps its index), manifest build id, engine code
   const fp = createHash('sha256');
-  fp.update(`v${INDEX_FORMAT_VERSION}\n${JSON.stringify(entry)}\n${buildId}\n`);
+  fp.update(`v${INDEX_FORMAT_VERSION}\n${JSON.stringify(entries)}\n${buildId}\n`);
   const own = readdirSync(CODE_DIR).filter((f) => f.endsWith('.ts')).sort().map((f) => `./${f}`);
   for (const f of [...own, ...SHARED_CODE]) fp.update(readFileSync(new URL(f, CODE_DIR)));
   return fp.digest('hex').slice(0, 32);
@@ -227,9 +228,9 @@ export function defaultBuildParallelism(): number {
  */
 export async function prepareSearchIndex(opts: { siteDir: string; indexCacheDir?: string | false; publish?: boolean }): Promise<{ fingerprint: string; built: number; ms: number }> {
   const t0 = performance.now();
-  const { entry } = checkBundle(opts.siteDir);
+  const bundles = checkBundles(opts.siteDir);
   const manifest = await loadManifest(opts.siteDir);
-  const fingerprint = fingerprintOf(entry, manifest.buildId);
+  const fingerprint = fingerprintOf(bundles.map((b) => b.entry), manifest.buildId);
   const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, publish: opts.publish });
   for (const f of r.segments) closeSegmentFile(f);
   return { fingerprint, built: r.built, ms: Math.round(performance.now() - t0) };

@@ -8,12 +8,13 @@
  *               prefix; English stop words dropped), the usual client-side library a docs team would otherwise reach for.
  * And the generate-mode answer of /ask, with its citations and whether it said the docs do not cover the question.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
 import MiniSearch from 'minisearch';
+import { PARTS_FILE } from '../../../gateway/engine/pagefind-bundle.ts';
 import { citedPath } from './metrics.ts';
 
 export type Ranker = (query: string) => Promise<string[]>;
@@ -54,6 +55,7 @@ export function askRanker(gatewayUrl: string): Ranker {
 interface PagefindModule {
   options(o: { basePath: string }): Promise<void>;
   init(): Promise<void>;
+  mergeIndex(url: string): Promise<void>;
   search(q: string): Promise<{ results: { data(): Promise<{ url: string }> }[] }>;
 }
 
@@ -76,6 +78,10 @@ export async function pagefindRanker(siteDir: string): Promise<{ rank: Ranker; c
   const pagefind = (await import(join(bundle, 'pagefind.js'))) as PagefindModule;
   await pagefind.options({ basePath: `http://127.0.0.1:${port}/` });
   await pagefind.init();
+  // a site indexed in parts (src/integration/search-index.ts): the others merged, as the search box does
+  const partsFile = join(bundle, PARTS_FILE);
+  const parts = existsSync(partsFile) ? (JSON.parse(readFileSync(partsFile, 'utf8')) as { parts: string[] }).parts : [];
+  for (const part of parts) await pagefind.mergeIndex(`http://127.0.0.1:${port}/${part}/`);
   const rank: Ranker = async (query) => {
     const { results } = await pagefind.search(query);
     const data = await Promise.all(results.slice(0, 10).map((r) => r.data()));

@@ -11,11 +11,13 @@ type PagefindUIConstructor = new (options: Record<string, unknown>) => SearchUI;
 
 const bundlePath = '/pagefind/';
 let loading: Promise<PagefindUIConstructor> | undefined;
+let partsLoading: Promise<string[]> | undefined;
 const mounted = new WeakMap<HTMLElement, SearchUI>();
 let engine: Promise<'gateway' | 'pagefind'> | undefined;
 
 /** Loads pagefind-ui.css and pagefind-ui.js once. */
 export function loadPagefindUI(): Promise<PagefindUIConstructor> {
+  void bundleParts(); // fetched meanwhile: the UI is constructed with them
   loading ??= new Promise<PagefindUIConstructor>((resolve, reject) => {
     // Before the site's stylesheets (search.css is appended after all of them): the site's rules win.
     void loadStylesheet(`${bundlePath}pagefind-ui.css`, document.head.querySelector('link[rel="stylesheet"]'));
@@ -33,6 +35,25 @@ export function loadPagefindUI(): Promise<PagefindUIConstructor> {
     loading = undefined; // let a later attempt retry
   });
   return loading;
+}
+
+/**
+ * The bundle's parts (`parts.json`, written by the build: a site of more pages than SEARCH_INDEX_PART_PAGES is indexed
+ * in parts), merged into the search; none when the file is missing or unreadable (a build from before parts).
+ */
+function bundleParts(): Promise<string[]> {
+  partsLoading ??= fetchParts();
+  return partsLoading;
+}
+
+async function fetchParts(): Promise<string[]> {
+  try {
+    const res = await fetch(`${bundlePath}parts.json`);
+    const parts = res.ok ? ((await res.json()) as { parts?: unknown }).parts : undefined;
+    return Array.isArray(parts) ? parts.filter((part): part is string => typeof part === 'string' && /^part-\d+$/.test(part)) : [];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -85,9 +106,11 @@ export async function mountSearch(target: HTMLElement, { focus = true } = {}): P
     try {
       const PagefindUI = await loadPagefindUI();
       if (!(ui = mounted.get(target))) {
+        const parts = await bundleParts();
         ui = new PagefindUI({
           element: target,
           bundlePath,
+          mergeIndex: parts.map((part) => ({ bundlePath: `${bundlePath}${part}/` })),
           showSubResults: true,
           showImages: false,
           excerptLength: 24,

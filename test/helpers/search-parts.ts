@@ -1,0 +1,24 @@
+// A copy of a build whose search step ran again with parts of `partPages` pages (SEARCH_INDEX_PART_PAGES,
+// src/integration/search-index.ts): what a site larger than the part size gets, made from the small fixture.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Copies `distDir` and indexes the copy in parts; returns the copy (remove it when done) and the step's output. */
+export async function indexedInParts(distDir: string, partPages: number): Promise<{ distDir: string; output: string }> {
+  const copy = mkdtempSync(join(tmpdir(), 'agent-docs-parts-'));
+  cpSync(distDir, copy, { recursive: true });
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['src/integration/search-index.ts', copy], {
+      env: { ...process.env, SEARCH_INDEX_PART_PAGES: String(partPages), PRECOMPRESS: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`search step exited ${code}:\n${out}`))));
+  });
+  return { distDir: copy, output };
+}
