@@ -307,9 +307,11 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     try {
       await page.goto(`${host.url}/docs`);
       await page.getByRole('button', { name: /search/i }).click();
-      await page.keyboard.type('depoly', { delay: 20 });
+      // typed while the engine loads: every letter reaches the engine's input, none is lost in the hand-over
+      await page.keyboard.type('deploy', { delay: 20 });
       const dialog = page.locator('#search-dialog');
       await dialog.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
+      expect(await dialog.locator('.pagefind-ui__search-input').inputValue()).toBe('deploy');
       await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0);
       // One probe of the gateway (404 here), then the bundle only.
       expect(apiCalls).toEqual(['/api/health']);

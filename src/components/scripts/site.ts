@@ -123,10 +123,20 @@ async function openSearch(): Promise<void> {
   const preInput = opened.querySelector<HTMLInputElement>('[data-search-preinput]');
   if (preInput && !preInput.hidden) preInput.focus();
   const { mountSearch } = await import('./search.ts');
-  const ui = await mountSearch(target, { focus: true });
-  if (ui && preInput && !preInput.hidden) {
+  const typing = Boolean(preInput && !preInput.hidden);
+  const ui = await mountSearch(target, { focus: !typing });
+  if (ui && preInput && typing) {
+    // In one task, so no keystroke lands between the two inputs: what was typed so far moves to the engine's input,
+    // which takes the focus with the caret at the end (the reader may still be typing).
+    const focused = document.activeElement === preInput;
     preInput.hidden = true;
     if (preInput.value.trim()) ui.triggerSearch(preInput.value);
+    const input = target.querySelector<HTMLInputElement>('.pagefind-ui input, .gateway-search-input');
+    if (input && (focused || !opened.contains(document.activeElement))) {
+      input.value = preInput.value;
+      input.focus();
+      input.setSelectionRange(input.value.length, input.value.length);
+    }
   }
 }
 
