@@ -148,12 +148,12 @@ export function engineIndexDir(distDir: string, tree: string): string {
 }
 
 /**
- * Indexes dist/site and, when built, dist/portfolio; stops the Pagefind service; then builds the gateway's search
- * engine index of each tree into dist/search-index/<tree>/ (outside the public trees), so the gateway's first start
- * after a build loads it instead of re-indexing every fragment, and the manifest's runtime slice beside it. Built after Pagefind has exited (the engine's
- * builders are child processes of their own), so the two never add up in memory. Files are 0644 in 0755
- * directories: the gateway may run as another user than the build, and they hold nothing the public Pagefind
- * bundle does not.
+ * Indexes dist/site and, when built, dist/portfolio with Pagefind (indexTree: every part's service has exited when it
+ * returns); then builds the gateway's search engine index of each tree into dist/search-index/<tree>/ (outside the
+ * public trees), so the gateway's first start after a build loads it instead of re-indexing every fragment, and the
+ * manifest's runtime slice beside it. The engine's builders are child processes of their own that start after
+ * Pagefind has exited, so the two never add up in memory. Files are 0644 in 0755 directories: the gateway may run as
+ * another user than the build, and they hold nothing the public Pagefind bundle does not.
  */
 export async function writeSearchIndexes(distDir: string, log: Log): Promise<void> {
   const trees: [string, string][] = [[join(distDir, 'site'), 'site']];
