@@ -114,7 +114,6 @@ async function indexPart(root: string, pages: readonly ManifestPage[], outputPat
   const window = 64;
   const inFlight: Promise<unknown>[] = [];
   let done = 0;
-  const service: number[] = [];
   try {
     for (const page of pages) {
       const file = page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`;
@@ -136,7 +135,7 @@ async function indexPart(root: string, pages: readonly ManifestPage[], outputPat
   } finally {
     // Pagefind runs as a child service; left open it keeps the process alive. close() kills it without waiting:
     // its memory must be gone before the next part's service, or the engine's builders, start.
-    service.push(...childPids('pagefind'));
+    const service = childPids('pagefind');
     await pagefind.close();
     await exited(service);
   }
