@@ -8,13 +8,13 @@
  *               prefix; English stop words dropped), the usual client-side library a docs team would otherwise reach for.
  * And the generate-mode answer of /ask, with its citations and whether it said the docs do not cover the question.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, normalize } from 'node:path';
+import { join, normalize, relative } from 'node:path';
 import MiniSearch from 'minisearch';
-import { PARTS_FILE } from '../../../gateway/engine/pagefind-bundle.ts';
+import { checkBundles } from '../../../gateway/engine/pagefind-bundle.ts';
 import { citedPath } from './metrics.ts';
 
 export type Ranker = (query: string) => Promise<string[]>;
@@ -79,9 +79,7 @@ export async function pagefindRanker(siteDir: string): Promise<{ rank: Ranker; c
   await pagefind.options({ basePath: `http://127.0.0.1:${port}/` });
   await pagefind.init();
   // a site indexed in parts (src/integration/search-index.ts): the others merged, as the search box does
-  const partsFile = join(bundle, PARTS_FILE);
-  const parts = existsSync(partsFile) ? (JSON.parse(readFileSync(partsFile, 'utf8')) as { parts: string[] }).parts : [];
-  for (const part of parts) await pagefind.mergeIndex(`http://127.0.0.1:${port}/${part}/`);
+  for (const part of checkBundles(siteDir).slice(1)) await pagefind.mergeIndex(`http://127.0.0.1:${port}/${relative(bundle, part.dir)}/`);
   const rank: Ranker = async (query) => {
     const { results } = await pagefind.search(query);
     const data = await Promise.all(results.slice(0, 10).map((r) => r.data()));
