@@ -10,18 +10,32 @@ import { securityHeaders } from '../../gateway/http/security-headers.ts';
 import type { SiteConfig } from '../lib/site-config.ts';
 import { nginxDefaults, nginxGateways, nginxSite } from './nginx-site.ts';
 import { deferEnv, deferValue, writeSearchIndexes } from './search-index.ts';
+import { aheadDir, startCompressAhead, type CompressAhead } from './compress-ahead.ts';
 import { writeSecurityHeaders } from './security-headers.ts';
 
 /** Route prefix the assistant (portfolio) site is built under, then moved to dist/portfolio. */
 export const assistantPrefix = 'assistant-site';
 
 export function agentDocs({ site }: { site: SiteConfig }): AstroIntegration {
+  let distDir = '';
+  let ahead: CompressAhead | undefined;
   return {
     name: 'agent-docs',
     hooks: {
+      'astro:config:done': ({ config }) => {
+        distDir = join(fileURLToPath(config.outDir), '..');
+      },
+      // The pages' .br and .gz siblings, made while Astro renders them (compress-ahead.ts).
+      'astro:build:start': () => {
+        if (process.env.PRECOMPRESS !== 'false') ahead = startCompressAhead(aheadDir(distDir));
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const root = fileURLToPath(dir);
         const dist = join(root, '..');
+        if (ahead) {
+          const { offered, dropped } = await ahead.finish();
+          logger.info(`compress ahead: ${offered} bodies compressed during the render, ${dropped} left to the later pass`);
+        }
 
         // The assistant site leaves the docs tree: it has its own origin.
         const portfolioSrc = join(root, assistantPrefix);

@@ -8,10 +8,16 @@
 // skips the step. Runs through zlib's thread pool, a few files at a time; `skip` leaves a
 // folder for a later pass (the build compresses the pages while Pagefind indexes them,
 // and Pagefind's own bundle once it is written).
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+//
+// Most pages arrive already compressed: while Astro renders, a worker compresses each
+// rendered response into a folder keyed by the SHA-256 of its bytes (compress-ahead.ts).
+// A file whose bytes have an entry there gets it moved into place instead of being
+// compressed again; content-addressed, so an entry is right for any file with those bytes.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import { compressibleExtensions } from '../../gateway/static/content-types.ts';
 
 const brotli = promisify(brotliCompress);
@@ -20,6 +26,26 @@ const gz = promisify(gzip);
 /** Smaller files gain too little to be worth a second and third file. */
 export const MIN_COMPRESS_BYTES = 1024;
 const PARALLEL = 8;
+
+const brotliOptions = (bytes: number): BrotliOptions => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_SIZE_HINT]: bytes } });
+const gzipOptions: ZlibOptions = { level: 4 };
+
+/** The name a body's compressed forms have in a compress-ahead folder: `<name>.br`, `<name>.gz`. */
+export const contentKey = (body: Uint8Array): string => createHash('sha256').update(body).digest('hex');
+
+/** Whether a file is a text file worth compressing, by its extension. */
+export const compressiblePath = (path: string): boolean => compressibleExtensions.has(path.slice(path.lastIndexOf('.')).toLowerCase());
+
+/**
+ * Both siblings of a body, synchronously (the compress-ahead worker), or undefined when the file is too small or
+ * either form would not be smaller (the server then falls back to the file itself).
+ */
+export function compressedForms(body: Uint8Array): { br: Buffer; gz: Buffer } | undefined {
+  if (body.length < MIN_COMPRESS_BYTES) return undefined;
+  const br = brotliCompressSync(body, brotliOptions(body.length));
+  const gzipped = gzipSync(body, gzipOptions);
+  return br.length < body.length && gzipped.length < body.length ? { br, gz: gzipped } : undefined;
+}
 
 async function* files(dir: string, skip: ReadonlySet<string>): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -30,37 +56,47 @@ async function* files(dir: string, skip: ReadonlySet<string>): AsyncGenerator<st
   }
 }
 
-const wanted = (path: string) => compressibleExtensions.has(path.slice(path.lastIndexOf('.')).toLowerCase());
+/** Moves the compress-ahead entry of `body` beside `path`; false when there is none. `.gz` is written before `.br`. */
+async function takeAhead(aheadDir: string, body: Uint8Array, path: string): Promise<boolean> {
+  const key = join(aheadDir, contentKey(body));
+  try {
+    await rename(`${key}.br`, `${path}.br`);
+  } catch {
+    return false;
+  }
+  await rename(`${key}.gz`, `${path}.gz`);
+  return true;
+}
 
-async function compressFile(path: string): Promise<number> {
+async function compressFile(path: string, aheadDir: string | undefined): Promise<'ahead' | 'compressed' | 'small'> {
   const body = await readFile(path);
-  if (body.length < MIN_COMPRESS_BYTES) return 0;
-  const [br, gzipped] = await Promise.all([
-    brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-    gz(body, { level: 4 }),
-  ]);
+  if (body.length < MIN_COMPRESS_BYTES) return 'small';
+  if (aheadDir && (await takeAhead(aheadDir, body, path))) return 'ahead';
+  const [br, gzipped] = await Promise.all([brotli(body, brotliOptions(body.length)), gz(body, gzipOptions)]);
   // A sibling only where it is smaller: the server falls back to the file itself.
   if (br.length < body.length) await writeFile(`${path}.br`, br);
   if (gzipped.length < body.length) await writeFile(`${path}.gz`, gzipped);
-  return 1;
+  return 'compressed';
 }
 
 /**
- * Writes `.br` and `.gz` siblings for the text files under `root` (but not under the
- * folders `skip` names, relative to it); resolves to the number of files compressed.
+ * Writes `.br` and `.gz` siblings for the text files under `root` (but not under the folders `skip` names, relative
+ * to it), taking them from `aheadDir` (compress-ahead.ts) where it holds them; resolves to the number of files given
+ * siblings and how many of them came from there.
  */
-export async function compressTree(root: string, skip: string[] = []): Promise<number> {
-  let count = 0;
+export async function compressTree(root: string, skip: string[] = [], aheadDir?: string): Promise<{ files: number; ahead: number }> {
+  const counts = { files: 0, ahead: 0 };
   const running = new Set<Promise<void>>();
   for await (const path of files(root, new Set(skip.map((s) => join(root, s))))) {
-    if (!wanted(path)) continue;
-    const job: Promise<void> = compressFile(path).then((n) => {
-      count += n;
+    if (!compressiblePath(path)) continue;
+    const job: Promise<void> = compressFile(path, aheadDir).then((how) => {
+      if (how !== 'small') counts.files++;
+      if (how === 'ahead') counts.ahead++;
       running.delete(job);
     });
     running.add(job);
     if (running.size >= PARALLEL) await Promise.race(running);
   }
   await Promise.all(running);
-  return count;
+  return counts;
 }

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import * as pagefind from 'pagefind';
 import { descendants, statusBytes } from '../lib/process-tree.ts';
 import { compressTree } from './compress.ts';
+import { aheadDir } from './compress-ahead.ts';
 import { loadSiteConfig } from '../lib/site-config.ts';
 import { PARTS_FILE } from '../../gateway/engine/pagefind-bundle.ts';
 import { warmCompileCacheCommand } from '../../gateway/compile-cache.ts';
@@ -163,7 +164,7 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
   // Pagefind's own bundle is compressed once it is written (below).
   const compressing = new Map(
     trees.map(([dir, tree]) => {
-      const done = precompress(dir, tree, ['pagefind'], log);
+      const done = precompress(dir, tree, ['pagefind'], log, aheadDir(distDir));
       done.catch(() => {}); // awaited below; this only keeps a failure while indexing from counting as unhandled
       return [tree, done];
     }),
@@ -186,6 +187,7 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
     // the Pagefind UI's script and stylesheet get their siblings too
     await precompress(join(siteDir, 'pagefind'), `${tree} search bundle`, [], log);
   }
+  rmSync(aheadDir(distDir), { recursive: true, force: true }); // what no file took: pages Astro rendered twice, or removed
   await warm;
 }
 
@@ -206,12 +208,13 @@ async function exited(pids: number[], timeoutMs = 30_000): Promise<void> {
   while (pids.some((pid) => statusBytes(pid) > 0) && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
 }
 
-/** `.br` and `.gz` siblings of a tree's text files (PRECOMPRESS=false: none). */
-async function precompress(dir: string, label: string, skip: string[], log: Log): Promise<void> {
+/** `.br` and `.gz` siblings of a tree's text files (PRECOMPRESS=false: none), taken from `ahead` where they were made during the render. */
+async function precompress(dir: string, label: string, skip: string[], log: Log, ahead?: string): Promise<void> {
   if (process.env.PRECOMPRESS === 'false' || !existsSync(dir)) return;
   const started = performance.now();
-  const compressed = await compressTree(dir, skip);
-  log(`${label}: ${compressed} files precompressed (.br, .gz) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const { files, ahead: early } = await compressTree(dir, skip, ahead && existsSync(ahead) ? ahead : undefined);
+  const during = early ? ` (${early} of them during the render)` : '';
+  log(`${label}: ${files} files precompressed (.br, .gz)${during} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Fills `<distDir>/compile-cache` so the gateway's first start skips stripping and compiling its modules. */

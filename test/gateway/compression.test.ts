@@ -41,6 +41,27 @@ describe('precompressed siblings at build time', () => {
     }
   });
 
+  it('gives every text file of both trees siblings that decode to its bytes, and leaves no compress-ahead folder', () => {
+    // Most siblings are made during the render and moved into place by their bytes' hash (src/integration/compress-ahead.ts).
+    let checked = 0;
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.(html|md|txt|json|js|css|svg|xml)$/.test(entry.name) && statSync(path).size >= 1024) {
+          const original = readFileSync(path);
+          expect(brotliDecompressSync(readFileSync(`${path}.br`)).equals(original), `${path}.br`).toBe(true);
+          expect(gunzipSync(readFileSync(`${path}.gz`)).equals(original), `${path}.gz`).toBe(true);
+          checked++;
+        }
+      }
+    };
+    walk(siteDir);
+    walk(join(distDir, 'portfolio'));
+    expect(checked).toBeGreaterThan(manifest.pages.length);
+    expect(existsSync(join(distDir, 'compress-ahead'))).toBe(false);
+  });
+
   it('leaves already-compressed and binary files alone', () => {
     const fragments = readdirSync(join(siteDir, 'pagefind', 'fragment'));
     expect(fragments.filter((f) => /\.(br|gz)$/.test(f))).toEqual([]);
