@@ -10,7 +10,7 @@ import { readingPlugin } from './src/markdown/reading-plugin.ts';
 
 const site = loadSiteConfig();
 // The cache holds rendered HTML: a change to our Markdown rendering (src/markdown/) must start a new one.
-const renderSource = ['reading-plugin.ts', 'highlight.ts'].map((f) => readFileSync(new URL(`./src/markdown/${f}`, import.meta.url))).join('');
+const renderSource = ['reading-plugin.ts', 'highlight.ts', 'highlight-tokens.ts'].map((f) => readFileSync(new URL(`./src/markdown/${f}`, import.meta.url))).join('');
 const contentKey = createHash('sha256').update(resolve(site.contentDir)).update(renderSource).digest('hex').slice(0, 12);
 
 /**

@@ -1,13 +1,15 @@
-// Build-time syntax highlighting for fenced code. One shiki highlighter per build
-// process with a small fixed set of grammars and the JavaScript regex engine (no
-// WebAssembly to start), a CSS-variables theme whose token colours map to short
-// classes (`.code .k` …) that the stylesheet colours for light and dark, so the
-// HTML carries no per-token colours and the theme toggle needs no second copy.
-// Results are cached per unique (language, code): the same snippet on many pages
-// is tokenised once.
-import { createHighlighterCore, createCssVariablesTheme, type HighlighterCore } from 'shiki/core';
-import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
+// Build-time syntax highlighting for fenced code: a fence's language → grammar, and the
+// lines of a block as hast with short token classes (`.code .k` …) that the stylesheet
+// colours for light and dark, so the HTML carries no per-token colours and the theme
+// toggle needs no second copy. The tokenizing (shiki, highlight-tokens.ts) runs in a
+// worker thread when it can. Results are cached per unique (language, code): the same
+// snippet on many pages is tokenised once.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { ElementContent } from 'hast';
+import { tokenRuns, type LineRuns } from './highlight-tokens.ts';
+import type { TokenizeAnswer, TokenizeRequest } from './highlight-worker.ts';
 
 /** Fence info string → grammar. Anything else renders as plain, escaped text. */
 const aliases: Readonly<Record<string, string>> = {
@@ -27,54 +29,47 @@ const aliases: Readonly<Record<string, string>> = {
   http: 'http',
 };
 
-/** css-variables theme colour → class (see `.code` rules in src/styles/reading.css). */
-const tokenClass: Readonly<Record<string, string>> = {
-  'token-keyword': 'k',
-  'token-string': 's',
-  'token-string-expression': 's',
-  'token-comment': 'c',
-  'token-constant': 'n',
-  'token-function': 'f',
-  'token-parameter': 'p',
-  'token-link': 'l',
-};
+/**
+ * The tokenizer: a worker thread while its module is on disk beside this one (the content sync, where all Markdown
+ * pages render: Astro's main thread goes on with the next pages' Markdown while the worker tokenizes, on the core
+ * the sync otherwise leaves idle), in this thread where it is not (this module bundled into Astro's prerender code,
+ * for the few MDX pages) or cannot start. The answers are the same runs either way.
+ */
+let worker: Worker | undefined | null;
+const waiting = new Map<number, { resolve: (lines: LineRuns[]) => void; reject: (err: Error) => void }>();
+let nextId = 0;
 
-/** Grammars load on first use: a build without TOML code never reads the TOML grammar. */
-const grammars: Readonly<Record<string, () => Promise<unknown>>> = {
-  bash: () => import('shiki/langs/bash.mjs'),
-  typescript: () => import('shiki/langs/typescript.mjs'),
-  javascript: () => import('shiki/langs/javascript.mjs'),
-  tsx: () => import('shiki/langs/tsx.mjs'),
-  json: () => import('shiki/langs/json.mjs'),
-  yaml: () => import('shiki/langs/yaml.mjs'),
-  toml: () => import('shiki/langs/toml.mjs'),
-  ini: () => import('shiki/langs/ini.mjs'),
-  nginx: () => import('shiki/langs/nginx.mjs'),
-  html: () => import('shiki/langs/html.mjs'),
-  css: () => import('shiki/langs/css.mjs'),
-  markdown: () => import('shiki/langs/markdown.mjs'),
-  diff: () => import('shiki/langs/diff.mjs'),
-  dockerfile: () => import('shiki/langs/dockerfile.mjs'),
-  http: () => import('shiki/langs/http.mjs'),
-};
-
-let highlighter: Promise<HighlighterCore> | undefined;
-const loaded = new Map<string, Promise<void>>();
-
-async function load(grammar: string): Promise<HighlighterCore> {
-  highlighter ??= createHighlighterCore({
-    themes: [createCssVariablesTheme({ name: 'site', fontStyle: false })],
-    langs: [],
-    engine: createJavaScriptRegexEngine({ forgiving: true }),
+function startWorker(): Worker | null {
+  const url = new URL('./highlight-worker.ts', import.meta.url);
+  if (url.protocol !== 'file:' || !existsSync(fileURLToPath(url))) return null;
+  const started = new Worker(url);
+  started.unref(); // idle between builds' pages; never keeps the process alive
+  started.on('message', (answer: TokenizeAnswer) => {
+    const waiter = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    if ('error' in answer) waiter?.reject(new Error(answer.error));
+    else waiter?.resolve(answer.lines);
   });
-  const hl = await highlighter;
-  let ready = loaded.get(grammar);
-  if (!ready) {
-    ready = grammars[grammar]!().then((mod) => hl.loadLanguage((mod as { default: never }).default));
-    loaded.set(grammar, ready);
-  }
-  await ready;
-  return hl;
+  started.on('error', (err: Error) => {
+    worker = null; // the blocks still waiting, and every later one, are tokenized here
+    for (const waiter of waiting.values()) waiter.reject(err);
+    waiting.clear();
+  });
+  return started;
+}
+
+function tokenize(code: string, grammar: string): Promise<LineRuns[]> {
+  if (worker === undefined) worker = startWorker();
+  if (!worker) return tokenRuns(code, grammar);
+  const id = nextId++;
+  const answer = new Promise<LineRuns[]>((resolve, reject) => waiting.set(id, { resolve, reject }));
+  if (waiting.size === 1) worker.ref(); // a block is waiting: the process must not exit under it
+  worker.postMessage({ id, code, grammar } satisfies TokenizeRequest);
+  return answer
+    .catch(() => tokenRuns(code, grammar))
+    .finally(() => {
+      if (waiting.size === 0) worker?.unref();
+    });
 }
 
 /** The grammar a fence's language names, or undefined (plain text). */
@@ -89,35 +84,9 @@ const cache = new Map<string, Promise<ElementContent[][]>>();
 
 const text = (value: string): ElementContent => ({ type: 'text', value });
 
-/** One line's tokens as hast: runs of the same class merged, plain text left bare. */
-function lineNodes(tokens: { content: string; color?: string }[]): ElementContent[] {
-  const out: ElementContent[] = [];
-  let runClass: string | undefined;
-  let run = '';
-  const flush = () => {
-    if (!run) return;
-    out.push(runClass ? { type: 'element', tagName: 'span', properties: { className: [runClass] }, children: [text(run)] } : text(run));
-    run = '';
-  };
-  for (const token of tokens) {
-    const variable = /var\(--shiki-([a-z-]+)/.exec(token.color ?? '')?.[1];
-    // Whitespace takes whatever class the run has: fewer spans.
-    const cls = /^\s*$/.test(token.content) ? runClass : variable ? tokenClass[variable] : undefined;
-    if (cls !== runClass) flush();
-    runClass = cls;
-    run += token.content;
-  }
-  flush();
-  return out;
-}
-
-/** The lines of `code` highlighted with `grammar`. */
-async function tokenizeLines(code: string, grammar: string): Promise<ElementContent[][]> {
-  const hl = await load(grammar);
-  // No time limit per line: with one (shiki's default is 500 ms) a busy machine cuts a line's
-  // tokens short and the HTML depends on the load. Lines past 2,000 characters stay plain.
-  return hl.codeToTokensBase(code, { lang: grammar, theme: 'site', tokenizeTimeLimit: 0, tokenizeMaxLineLength: 2000 }).map(lineNodes);
-}
+/** One line's runs as hast: a span per classed run, plain text bare. */
+const lineNodes = (runs: LineRuns): ElementContent[] =>
+  runs.map(([cls, value]) => (cls ? { type: 'element', tagName: 'span', properties: { className: [cls] }, children: [text(value)] } : text(value)));
 
 /**
  * The lines of `code` as hast children (one array per line), highlighted when the
@@ -129,7 +98,7 @@ export function highlightLines(code: string, lang: string | undefined): Promise<
   const hit = cache.get(key);
   if (hit) return hit;
   const lines = grammar
-    ? tokenizeLines(code, grammar)
+    ? tokenize(code, grammar).then((lines) => lines.map(lineNodes))
     : Promise.resolve(code.split('\n').map((line) => (line ? [text(line)] : [])));
   if (cache.size >= MAX_CACHED) cache.clear();
   cache.set(key, lines);
