@@ -8,11 +8,11 @@
 // Run on its own, the Astro process's memory (≈1.7 GB at 10,000 pages) is already returned
 // to the OS when Pagefind builds its index (≈270 KB a page of the part it writes), so the
 // build's peak is the larger of the two rather than their sum (see the performance pages).
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import * as pagefind from 'pagefind';
-import { descendants, statusBytes } from '../lib/process-tree.ts';
+import type { PartJob, PartMessage } from './pagefind-part.ts';
 import { compressTree } from './compress.ts';
 import { aheadDir } from './compress-ahead.ts';
 import { loadSiteConfig } from '../lib/site-config.ts';
@@ -25,41 +25,6 @@ interface ManifestPage {
 }
 
 type Log = (message: string) => void;
-
-/**
- * What Pagefind needs of a page: the indexed <article data-pagefind-body> (title meta,
- * filters and heading ids live inside it) in a minimal document. Sending only this keeps
- * the chrome (sidebar, header, scripts) out of the pipe to the Pagefind process and out of
- * its HTML parser (a third of the bytes at 10,000 pages), and the code blocks go without
- * their highlighting spans (≈90 a page). Falls back to the whole page.
- */
-export function indexableHtml(html: string): string {
-  const open = html.search(/<article\b[^>]*\bdata-pagefind-body\b/);
-  const close = html.lastIndexOf('</article>');
-  if (open === -1 || close < open) return html;
-  const lang = /<html\b[^>]*\blang="([^"]*)"/.exec(html)?.[1] ?? 'en';
-  // The highlighting's token spans inside <pre> carry no text: the bundle is byte-identical without them.
-  const article = html.slice(open, close + '</article>'.length).replace(/<pre\b[^>]*>[\s\S]*?<\/pre>/g, (pre) => pre.replace(/<\/?span\b[^>]*>/g, ''));
-  return `<!doctype html><html lang="${lang}"><head></head><body>${article}</body></html>`;
-}
-
-/**
- * Pagefind's service binary allocates with jemalloc (configured through `_RJEM_MALLOC_CONF`,
- * which the service inherits; an operator's own value wins). At 10,000 pages, measured on the
- * Pagefind step alone (tree peak, 2 runs each): jemalloc's default of 4 arenas per core and
- * freed pages kept ≈10 s, 3.28–3.31 GB in 19.1–20.3 s; one arena, 2.97 GB in 18.3–18.7 s;
- * one arena and freed pages kept 5 s, 2.89 GB in 19.7 s; 2 s, 2.86 GB in 20.1–20.5 s.
- * Returning freed pages at once (`dirty_decay_ms:0`) had doubled the bundle phase on a VM
- * with slow page faults (34 → 66–75 s: page faults and madvise on every reuse).
- */
-export const PAGEFIND_MALLOC_CONF = 'narenas:1,dirty_decay_ms:5000';
-
-async function createIndex(): Promise<pagefind.PagefindIndex> {
-  process.env._RJEM_MALLOC_CONF ??= PAGEFIND_MALLOC_CONF; // read by the service when it starts, below
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: 'en' });
-  if (!index) throw new Error(`Pagefind could not start: ${errors.join('; ')}`);
-  return index;
-}
 
 /**
  * How a tree's pages are cut into Pagefind bundles: one bundle up to `partPages` pages, else the fewest parts of at
@@ -80,7 +45,9 @@ const partFolder = (k: number): string => `part-${k + 1}`;
  * Indexes one tree (its build-manifest.json lists the pages) into <root>/pagefind/, in parts of at most `partPages`
  * pages (partRanges): the first part is the bundle in <root>/pagefind/, the others go to <root>/pagefind/part-2/ …,
  * named by <root>/pagefind/parts.json (written for one part too, `{"parts":[]}`, so a reader never guesses). Each part
- * gets a Pagefind service of its own, stopped before the next starts, so only one part's index is ever in memory.
+ * is a process of its own (pagefind-part.ts), pipelined: a part's pages are indexed while the part before writes its
+ * bundle, and a part writes only once the one before has exited, so at most one bundle (≈270 KB a page) and one
+ * part's pages (≈70 KB a page) are in memory at once, on the two cores.
  */
 export async function indexTree(root: string, label: string, partPages: number, log: Log): Promise<void> {
   const manifest = JSON.parse(readFileSync(join(root, 'build-manifest.json'), 'utf8')) as { pages: ManifestPage[] };
@@ -89,57 +56,65 @@ export async function indexTree(root: string, label: string, partPages: number, 
   // parts of an earlier build into the same folder
   if (existsSync(bundle)) for (const name of readdirSync(bundle)) if (/^part-\d+$/.test(name)) rmSync(join(bundle, name), { recursive: true, force: true });
   const ranges = partRanges(manifest.pages.length, partPages);
+  const running: PartProcess[] = [];
   let indexedMs = 0;
-  for (const [k, [from, to]] of ranges.entries()) {
-    const partLabel = ranges.length > 1 ? `${label} part ${k + 1}/${ranges.length}` : label;
-    const partStarted = performance.now();
-    indexedMs += await indexPart(root, manifest.pages.slice(from, to), k === 0 ? bundle : join(bundle, partFolder(k)), partLabel, log);
-    if (ranges.length > 1) log(`${partLabel}: written in ${((performance.now() - partStarted) / 1000).toFixed(1)} s`);
+  try {
+    let before: Promise<void> = Promise.resolve();
+    for (const [k, [from, to]] of ranges.entries()) {
+      const partLabel = ranges.length > 1 ? `${label} part ${k + 1}/${ranges.length}` : label;
+      const part = startPart({ root, from, to, outputPath: k === 0 ? bundle : join(bundle, partFolder(k)), label: partLabel }, log);
+      running.push(part);
+      indexedMs += await part.indexed;
+      await before; // the part before has written its bundle and its Pagefind service is gone
+      part.write();
+      const partStarted = performance.now();
+      before = part.exited.then(() => {
+        if (ranges.length > 1) log(`${partLabel}: bundle written in ${((performance.now() - partStarted) / 1000).toFixed(1)} s`);
+      });
+    }
+    await before;
+  } finally {
+    for (const part of running) part.kill(); // a failed part: the others stop too (a no-op once exited)
   }
   writeFileSync(join(bundle, PARTS_FILE), `${JSON.stringify({ parts: ranges.slice(1).map((_, k) => partFolder(k + 1)) })}\n`);
   const s = (ms: number) => (ms / 1000).toFixed(1);
-  const total = performance.now() - started;
-  log(`${label}: search index written in ${s(total)} s (pages ${s(indexedMs)} s, bundle ${s(total - indexedMs)} s)`);
+  log(`${label}: search index written in ${s(performance.now() - started)} s (adding pages ${s(indexedMs)} s in all parts)`);
 }
 
-/** One Pagefind service indexes `pages` into the bundle `outputPath`, then exits; returns the ms spent adding pages. */
-async function indexPart(root: string, pages: readonly ManifestPage[], outputPath: string, label: string, log: Log): Promise<number> {
-  const started = performance.now();
-  const index = await createIndex();
-  const total = pages.length;
-  const step = Math.max(1, Math.ceil(total / 10));
-  // The Pagefind service handles one message at a time, in arrival order. Pages are sent
-  // in manifest order (so the index is deterministic) without waiting for each answer: a
-  // window of requests in flight hides the round trip and lets this process read and
-  // encode the next pages while Pagefind parses.
-  const window = 64;
-  const inFlight: Promise<unknown>[] = [];
-  let done = 0;
-  try {
-    for (const page of pages) {
-      const file = page.path === '/' ? 'index.html' : `${page.path.slice(1)}.html`;
-      const html = readFileSync(join(root, file), 'utf8');
-      const added = index.addHTMLFile({ url: page.path, content: indexableHtml(html) }).then((r) => {
-        if (r.errors.length) throw new Error(`Pagefind could not index ${page.path}: ${r.errors.join('; ')}`);
-        if (++done % step === 0 || done === total) log(`${label}: indexed ${done}/${total} pages`);
-      });
-      added.catch(() => {}); // awaited below, in order; this only keeps an early failure from counting as unhandled
-      inFlight.push(added);
-      if (inFlight.length >= window) await inFlight.shift();
-    }
-    await Promise.all(inFlight);
-    const indexed = performance.now() - started;
-    const written = await index.writeFiles({ outputPath });
-    if (written.errors.length) throw new Error(`Pagefind could not write its bundle: ${written.errors.join('; ')}`);
-    await index.deleteIndex();
-    return indexed;
-  } finally {
-    // Pagefind runs as a child service; left open it keeps the process alive. close() kills it without waiting:
-    // its memory must be gone before the next part's service, or the engine's builders, start.
-    const service = childPids('pagefind');
-    await pagefind.close();
-    await exited(service);
-  }
+interface PartProcess {
+  /** Resolves to the ms its pages took, once they are all indexed. */
+  indexed: Promise<number>;
+  /** Lets it write its bundle. */
+  write(): void;
+  /** Resolves when it has exited after writing, rejects when it failed. */
+  exited: Promise<void>;
+  kill(): void;
+}
+
+/** One part's process (pagefind-part.ts), its log lines passed on to `log`. */
+function startPart(job: PartJob, log: Log): PartProcess {
+  const script = fileURLToPath(new URL('./pagefind-part.ts', import.meta.url));
+  const child = fork(script, [JSON.stringify(job)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let onIndexed!: (ms: number) => void;
+  const indexed = new Promise<number>((resolve) => (onIndexed = resolve));
+  child.on('message', (m: PartMessage) => {
+    if (m.type === 'log') log(m.message);
+    else if (m.type === 'indexed') onIndexed(m.ms);
+  });
+  const exited = new Promise<void>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${job.label}: the Pagefind step failed (${signal ?? `exit code ${code}`})`))));
+  });
+  exited.catch(() => {}); // awaited by indexTree; this only keeps a failure before then from counting as unhandled
+  return {
+    // a part that fails while adding pages never says it is indexed: its exit settles this too
+    indexed: Promise.race([indexed, exited.then(() => Promise.reject(new Error(`${job.label}: exited before indexing its pages`)))]),
+    write: () => child.connected && child.send({ type: 'write' }),
+    exited,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    },
+  };
 }
 
 /** Where the gateway finds the prebuilt engine index of a tree (`site` or `portfolio`). */
@@ -189,23 +164,6 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
   }
   rmSync(aheadDir(distDir), { recursive: true, force: true }); // what no file took: pages Astro rendered twice, or removed
   await warm;
-}
-
-/** Pids of this process's children whose command name starts with `prefix` (none where there is no /proc). */
-function childPids(prefix: string): number[] {
-  try {
-    return descendants(process.pid)
-      .filter((p) => p.comm.startsWith(prefix))
-      .map((p) => p.pid);
-  } catch {
-    return [];
-  }
-}
-
-/** Resolves once none of `pids` runs (gone, or a zombie: no memory left), or after `timeoutMs`. */
-async function exited(pids: number[], timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (pids.some((pid) => statusBytes(pid) > 0) && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
 }
 
 /** `.br` and `.gz` siblings of a tree's text files (PRECOMPRESS=false: none), taken from `ahead` where they were made during the render. */

@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partRanges } from '../../src/integration/search-index.ts';
+import { descendants } from '../../src/lib/process-tree.ts';
 import { loadSiteConfig } from '../../src/lib/site-config.ts';
 import { pagefindRanker } from '../../scripts/lib/eval/rankers.ts';
 import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
@@ -28,6 +29,22 @@ describe('partRanges', () => {
     expect(() => loadSiteConfig({ SEARCH_INDEX_PART_PAGES: '0' })).toThrow(/SEARCH_INDEX_PART_PAGES: .*at least 1/);
     expect(loadSiteConfig({}).searchIndexPartPages).toBe(5000);
   });
+});
+
+describe('a part that cannot be indexed', () => {
+  it('fails the step with the page named, and leaves no Pagefind process running', async () => {
+    const lastPage = manifest.pages.at(-1)!.path; // in the last part, indexed while the part before writes its bundle
+    const failed = await indexedInParts(distDir, PART_PAGES, (copy) => rmSync(join(copy, 'site', `${lastPage.slice(1)}.html`))).then(
+      () => undefined,
+      (err: Error & { copy?: string }) => err,
+    );
+    if (failed?.copy) rmSync(failed.copy, { recursive: true, force: true });
+    expect(failed?.message).toMatch(/search step exited 1/);
+    expect(failed?.message).toContain(`${lastPage.slice(1)}.html`);
+    expect(failed?.message).toMatch(/docs part \d+\/\d+: the Pagefind step failed \(exit code 1\)/);
+    const pagefind = descendants(process.pid).filter((p) => p.comm.startsWith('pagefind'));
+    expect(pagefind).toEqual([]);
+  }, 120_000);
 });
 
 describe('a site indexed in parts', () => {

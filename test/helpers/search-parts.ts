@@ -5,10 +5,14 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Copies `distDir` and indexes the copy in parts; returns the copy (remove it when done) and the step's output. */
-export async function indexedInParts(distDir: string, partPages: number): Promise<{ distDir: string; output: string }> {
+/**
+ * Copies `distDir`, lets `prepare` change the copy, and indexes it in parts; returns the copy (remove it when done) and
+ * the step's output, or rejects with the output when the step fails.
+ */
+export async function indexedInParts(distDir: string, partPages: number, prepare?: (copy: string) => void): Promise<{ distDir: string; output: string }> {
   const copy = mkdtempSync(join(tmpdir(), 'agent-docs-parts-'));
   cpSync(distDir, copy, { recursive: true });
+  prepare?.(copy);
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ['src/integration/search-index.ts', copy], {
       env: { ...process.env, SEARCH_INDEX_PART_PAGES: String(partPages), PRECOMPRESS: 'false' },
@@ -18,7 +22,7 @@ export async function indexedInParts(distDir: string, partPages: number): Promis
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.stderr.on('data', (d: Buffer) => (out += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`search step exited ${code}:\n${out}`))));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(Object.assign(new Error(`search step exited ${code}:\n${out}`), { copy }))));
   });
   return { distDir: copy, output };
 }
