@@ -8,10 +8,10 @@
 //   node src/integration/pagefind-part.ts '<PartJob as JSON>'     (with an IPC channel)
 //
 // Messages to the parent: {type:'log', message}, {type:'indexed', ms}; from it: {type:'write'}.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
-import { descendants, statusBytes } from '../lib/process-tree.ts';
+import { descendants } from '../lib/process-tree.ts';
 
 export interface PartJob {
   /** The tree: its build-manifest.json lists the pages. */
@@ -116,10 +116,14 @@ function childPids(prefix: string): number[] {
   }
 }
 
-/** Resolves once none of `pids` runs (gone, or a zombie: no memory left), or after `timeoutMs`. */
+/**
+ * Resolves once none of `pids` is left, or after `timeoutMs`: not even a zombie, so this process has reaped the
+ * service and its CPU time is counted in this process's children's time (and the build's, by the bench) rather than
+ * passed to init with the zombie when this process exits.
+ */
 async function exited(pids: number[], timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (pids.some((pid) => statusBytes(pid) > 0) && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
+  while (pids.some((pid) => existsSync(`/proc/${pid}`)) && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
 }
 
 if (import.meta.main) {
