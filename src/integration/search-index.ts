@@ -71,6 +71,7 @@ export async function indexTree(root: string, label: string, partPages: number, 
       before = part.exited.then(() => {
         if (ranges.length > 1) log(`${partLabel}: bundle written in ${((performance.now() - partStarted) / 1000).toFixed(1)} s`);
       });
+      before.catch(() => {}); // awaited in the next turn or after the loop; a failure meanwhile is not unhandled
     }
     await before;
   } finally {
