@@ -1,12 +1,12 @@
 // Compress ahead: the precompressed siblings of the pages, made while Astro renders them.
-// Astro's render runs on one thread and leaves the second core mostly idle; the build
-// then had to compress ≈20,000 files (≈27 s of CPU at 10,000 pages) while Pagefind
-// indexed, where they competed for the cores. Here a worker thread compresses each
-// rendered body as the middleware hands it over (src/lib/compress-tap.ts), into a folder
-// keyed by the SHA-256 of the bytes; the later pass (compress.ts) moves an entry into
-// place for any file with those bytes, and compresses itself whatever has none. So this
-// is only ever a head start: when the worker is behind, bodies are dropped, never queued
-// without bound and never waited for, and a build killed half-way leaves nothing wrong.
+// Astro's render runs on one thread and leaves the second core mostly idle, while the later
+// steps (Pagefind's bundle, the engine index) keep both busy; so the compressing (≈20,000
+// files at 10,000 pages) belongs in the render. A worker thread compresses each rendered
+// body as the middleware hands it over (src/lib/compress-tap.ts), into a folder keyed by the
+// SHA-256 of the bytes; the later pass (compress.ts) moves an entry into place for any file
+// with those bytes, and compresses itself whatever has none. So this is only ever a head
+// start: when the worker is behind, bodies are dropped, never queued without bound and never
+// waited for, and a build killed half-way leaves nothing wrong.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';

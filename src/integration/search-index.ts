@@ -135,8 +135,8 @@ export async function writeSearchIndexes(distDir: string, log: Log): Promise<voi
   const trees: [string, string][] = [[join(distDir, 'site'), 'site']];
   const portfolioDir = join(distDir, 'portfolio');
   if (existsSync(join(portfolioDir, 'build-manifest.json'))) trees.push([portfolioDir, 'portfolio']);
-  // The pages' precompressed siblings meanwhile: Pagefind's service indexes on one core and
-  // the engine's builders wait on the disk part of the time, so the other core compresses.
+  // The pages' precompressed siblings meanwhile: most were made during the render
+  // (compress-ahead.ts) and are only moved into place; the few others are compressed here.
   // Pagefind's own bundle is compressed once it is written (below).
   const compressing = new Map(
     trees.map(([dir, tree]) => {
