@@ -10,8 +10,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { compressibleExtensions } from '../../gateway/static/content-types.ts';
-import { MIN_COMPRESS_BYTES } from './compress.ts';
+import { compressiblePath, MIN_COMPRESS_BYTES } from './compress.ts';
 import { setCompressTap } from '../lib/compress-tap.ts';
 
 /** Bodies handed over and not yet compressed beyond which new ones are dropped (≈40 KB each: ≤ 10 MB held). */
@@ -20,11 +19,10 @@ export const MAX_PENDING = 256;
 /** The folder of a build's compress-ahead entries, beside the trees in the dist folder (never served). */
 export const aheadDir = (distDir: string): string => join(distDir, 'compress-ahead');
 
-/** A route worth compressing: a page (no extension) or a text file by its extension. */
+/** A route worth compressing: a page (no extension in its last segment) or a text file by its extension. */
 function textRoute(pathname: string): boolean {
   const base = pathname.slice(pathname.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  return dot <= 0 || compressibleExtensions.has(base.slice(dot).toLowerCase());
+  return base.lastIndexOf('.') <= 0 || compressiblePath(base);
 }
 
 export interface CompressAhead {

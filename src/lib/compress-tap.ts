@@ -6,7 +6,7 @@
 const key = Symbol.for('agent-docs.compress-ahead');
 
 export interface CompressTap {
-  /** Whether a rendered URL path is worth offering now: a text route, and the worker not behind. */
+  /** Whether a rendered URL path is worth offering: a text route, while the worker runs. */
   wants(pathname: string): boolean;
   /** A rendered body; compressed in the background, or dropped if the worker is behind. */
   offer(body: Uint8Array): void;
