@@ -127,7 +127,7 @@ async function main(): Promise<void> {
 
     // what the answerer can cite at best: it answers from the first five pages /ask ranks
     const judgedInSources = sets.questions.filter((q, i) => askQuestionRanks[i]!.slice(0, 5).some((p) => q.relevant.has(p))).length;
-    const answers: AnswerScores = { judgedInSources, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, answers: 0 };
+    const answers: AnswerScores = { judgedInSources, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
     for (const q of [...sets.questions, ...sets.unanswerable]) {
       const check = answerCheck(q, await generateAnswer(gw.url, q.query));
       answers.answers++;
@@ -141,6 +141,16 @@ async function main(): Promise<void> {
         if (check.firstCitedJudged) answers.firstCitedJudged++;
         if (check.notCovered) answers.notCoveredOnAnswerable++;
       }
+    }
+    // a reader's typo must not turn an answer into "not covered": the typo set, answered
+    for (const q of sets.typos) {
+      const check = answerCheck(q, await generateAnswer(gw.url, q.query));
+      answers.answers++;
+      answers.typos++;
+      if (!check.fencesIntact) answers.brokenFences++;
+      if (!check.notCovered) answers.typosAnswered++;
+      if (check.citesJudged) answers.typosCiteJudged++;
+      if (check.firstCitedJudged) answers.typosFirstCitedJudged++;
     }
 
     const report: EvalReport = { corpus: corpusName, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, misses };

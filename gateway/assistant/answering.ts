@@ -4,6 +4,7 @@
 // while an answer that has started streams to the client as it is generated.
 import { answer, type AnswerOutcome, type AnswerSource } from '../engine/answer.ts';
 import { LlmUnavailableError, type LlmClient } from '../engine/llm.ts';
+import type { Corrections } from '../engine/search.ts';
 import { AssistantError } from './errors.ts';
 
 export interface AnswerRun {
@@ -20,6 +21,8 @@ export interface StartAnswerOptions {
   query: string;
   mode: 'chat' | 'generate';
   sources: AnswerSource[];
+  /** What the question's misspelt words stand for (answer.ts). */
+  corrections?: Corrections;
   history?: { role: 'user' | 'assistant'; content: string }[];
   system?: string;
   llm?: LlmClient;
@@ -63,6 +66,7 @@ export async function startAnswer(opts: StartAnswerOptions): Promise<AnswerRun> 
     query: opts.query,
     mode: opts.mode,
     sources: opts.sources,
+    corrections: opts.corrections,
     history: opts.history,
     llm: opts.llm,
     onModelFailure: 'throw',

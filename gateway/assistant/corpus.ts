@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadManifest, type Manifest } from '../engine/manifest.ts';
-import type { SearchEngine } from '../engine/search.ts';
+import type { Corrections, SearchEngine } from '../engine/search.ts';
 import { STOPWORDS, queryTerms } from '../engine/text.ts';
 import type { AnswerSource } from '../engine/answer.ts';
 
@@ -21,9 +21,14 @@ export interface CorpusPage {
 export interface Corpus {
   readonly manifest: Manifest;
   readonly pages: Map<string, CorpusPage>;
-  /** Best pages for a question, best first (at most `limit`); the home page when nothing matches. */
-  retrieve(question: string, opts?: { limit?: number; signal?: AbortSignal }): Promise<CorpusPage[]>;
+  /**
+   * Best pages for a question, best first (at most `limit`); the home page when nothing matches. With them, what the
+   * question's misspelt words stand for (the engine's corrections, for the answerer).
+   */
+  retrieve(question: string, opts?: { limit?: number; signal?: AbortSignal }): Promise<Retrieved>;
 }
+
+export interface Retrieved { pages: CorpusPage[]; corrections: Corrections }
 
 /** Characters of one page handed to the answerer. */
 const MAX_SOURCE_CHARS = 6000;
@@ -76,12 +81,13 @@ export async function loadCorpus(siteDir: string, siteUrl: string, engine: Searc
     async retrieve(question, opts = {}) {
       const limit = opts.limit ?? 3;
       // The engine ranks, through the same call as the docs /ask: pages matching any of the question's terms.
-      const ask = async (query: string) => (await engine.search(query, { limit: limit * 4, match: 'any', signal: opts.signal })).hits;
+      const ask = (query: string) => engine.search(query, { limit: limit * 4, match: 'any', signal: opts.signal });
       // without the owner's name unless nothing else is left ("Who is Robin?")
       const focused = withoutOwnerName(question, owner);
       const hasContent = queryTerms(focused).some((t) => !STOPWORDS.has(t));
-      let hits = await ask(hasContent ? focused : question);
-      if (hits.length === 0 && hasContent && focused !== question) hits = await ask(question);
+      let found = await ask(hasContent ? focused : question);
+      if (found.hits.length === 0 && hasContent && focused !== question) found = await ask(question);
+      const { hits, corrections } = found;
       const ranked: CorpusPage[] = [];
       for (const hit of hits) {
         const page = pages.get(hit.path);
@@ -89,7 +95,7 @@ export async function loadCorpus(siteDir: string, siteUrl: string, engine: Searc
         if (ranked.length >= limit) break;
       }
       if (ranked.length === 0 && home) ranked.push(home);
-      return ranked;
+      return { pages: ranked, corrections };
     },
   };
 }

@@ -116,11 +116,12 @@ export function createMcpServer(rt: DocsRuntime): McpServer {
     guarded(async () => {
       const query = args.query.trim();
       const mode = args.mode ?? 'list';
-      const { results } = await askResults(rt, query, extra.signal);
+      const ask = await askResults(rt, query, extra.signal);
+      const { results } = ask;
       const out: AskResponseT = { query_id: newQueryId(), query, results: [...results], _meta: askMeta(mode, results.length) };
       if (mode !== 'list') {
         let text = '';
-        const outcome = await generateAnswer(rt, { query, mode, results, signal: extra.signal, onText: (t) => (text += t) });
+        const outcome = await generateAnswer(rt, { query, mode, ask, signal: extra.signal, onText: (t) => (text += t) });
         out.answer = text;
         out.citations = outcome.citations;
         out._meta = askMeta(mode, results.length, outcome);

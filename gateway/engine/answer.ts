@@ -21,6 +21,7 @@ import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import type { Block } from './markdown-sections.ts';
 import { COVERED_THRESHOLD, questionTerms, rankSections, sectionPassage, type RankedSection } from './passages.ts';
+import type { Corrections } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
 export type { LlmClient } from './llm.ts';
@@ -53,6 +54,8 @@ export interface AnswerOptions {
   appendSources?: boolean;
   /** Characters of each source given to the model (default 3000). */
   maxSourceChars?: number;
+  /** What the question's misspelt words stand for, from the search that chose the sources (passages.ts). */
+  corrections?: Corrections;
 }
 
 const DEFAULT_SOURCE_CHARS = 3000;
@@ -158,7 +161,7 @@ async function streamModel(opts: AnswerOptions, messages: ChatMessage[], onPiece
     if (opts.onModelFailure === 'throw') throw unavailable;
     if (started) opts.onText('\n\n[The model stopped responding; an extractive answer from the sources follows.]\n\n');
     const reason = `${started ? 'model stream interrupted' : 'model unavailable'}: ${unavailable.message}`;
-    const out = opts.mode === 'chat' ? await extractiveAnswer(opts, opts.appendSources ?? false) : await extractiveSections(opts, rankSections(opts.query, opts.sources));
+    const out = opts.mode === 'chat' ? await extractiveAnswer(opts, opts.appendSources ?? false) : await extractiveSections(opts, rankSections(opts.query, opts.sources, opts.corrections));
     return { fallback: { ...out, fallbackReason: reason } };
   }
 }
@@ -228,7 +231,7 @@ function notCovered(opts: AnswerOptions): AnswerOutcome {
 }
 
 async function sectionAnswer(opts: AnswerOptions): Promise<AnswerOutcome> {
-  const ranked = rankSections(opts.query, opts.sources);
+  const ranked = rankSections(opts.query, opts.sources, opts.corrections);
   if (!ranked.length || ranked[0]!.coverage < COVERED_THRESHOLD) {
     await Promise.resolve();
     opts.signal?.throwIfAborted();
@@ -298,7 +301,7 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
   }
   const cited: { n: number; section: RankedSection }[] = [];
   for (const section of picked) {
-    const passage = sectionPassage(section.section, opts.query);
+    const passage = sectionPassage(section.section, opts.query, opts.corrections);
     if (passage.length === 0) continue;
     const n = cited.length + 1;
     cited.push({ n, section });

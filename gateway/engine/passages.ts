@@ -7,7 +7,10 @@
  * section's length), times the square of the share of the question it covers and a bonus for the share its heading
  * or page title names; the search ranking of its page adds a small prior. A term's related words (synonyms.ts) count
  * for it (an occurrence in the body as RELATED_WEIGHT of one), and a page title's camelCase words count as words
- * (`maxWorkers` names "workers"), as in the search index. `coverage` (the idf-weighted share of key
+ * (`maxWorkers` names "workers"), as in the search index. A misspelt term is looked for as the word the search
+ * matched for it (its corrections, term-dictionary.ts) when the misspelling looks like a slip of the fingers
+ * (typing-slips.ts): "mock the file sytem" is answered from the page about the file system, while "how to bake
+ * bread" is not read as "make bread". `coverage` (the idf-weighted share of key
  * terms the section and its page title contain; a term found in no source weighs as the rarest) is how sure the
  * answer can be: below COVERED_THRESHOLD the docs are said not to cover the question.
  *
@@ -17,9 +20,11 @@
  * PASSAGE_CHARS. Code blocks are never cut: one too long for the budget is left out whole.
  */
 import { Lru } from './lru.ts';
+import type { Corrections } from './search.ts';
 import { markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
-import { QUESTION_FILLER, STOPWORDS, textTerms } from './text.ts';
+import { QUESTION_FILLER, STOPWORDS, primaryTerm, textTerms } from './text.ts';
+import { isTypingSlip } from './typing-slips.ts';
 
 export interface PassageSource { url: string; title: string; content: string }
 
@@ -70,13 +75,48 @@ function has(counts: Map<string, number>, term: string): number {
 }
 
 
-/** Whether a heading, title or block holds the term or one of its related words. */
-function namesTerm(counts: Map<string, number>, term: string): boolean {
-  return has(counts, term) > 0 || relatedTerms(term).some((r) => has(counts, r) > 0);
+/**
+ * A word that stands for a question term besides the term itself, with what an occurrence weighs in a body and what
+ * naming it in a heading or title weighs: a related word (synonyms.ts) names the term fully and counts RELATED_WEIGHT
+ * in a body; a correction of a misspelt term weighs its similarity in both.
+ */
+interface Alternative { term: string; body: number; name: number }
+
+const NO_CORRECTIONS: Corrections = new Map();
+
+/**
+ * What stands for each question term besides itself: its related words, and for a word the index does not hold its
+ * corrections that look like a slip of the fingers for it (typing-slips.ts).
+ */
+function alternativesOf(query: string, terms: readonly string[], corrections: Corrections): Alternative[][] {
+  const typed = new Map<string, string>();
+  if (corrections.size) for (const word of query.split(/\s+/)) if (word) typed.set(primaryTerm(word), word);
+  return terms.map((term) => {
+    const out: Alternative[] = relatedTerms(term).map((r) => ({ term: r, body: RELATED_WEIGHT, name: 1 }));
+    for (const c of corrections.get(term) ?? []) {
+      // the reader meant that word: it stands for the term fully
+      if (isTypingSlip(typed.get(term) ?? term, c.term)) out.push({ term: c.term, body: 1, name: 1 });
+    }
+    return out;
+  });
+}
+
+/** How well a heading, title or block names the term: 1 for the term itself or a related word, a correction's similarity, else 0. */
+function nameWeight(counts: Map<string, number>, term: string, alternatives: readonly Alternative[]): number {
+  if (has(counts, term) > 0) return 1;
+  let best = 0;
+  for (const a of alternatives) if (a.name > best && has(counts, a.term) > 0) best = a.name;
+  return best;
 }
 
 interface IndexedSection { section: Section; heading: Map<string, number>; length: number }
-interface Indexed extends IndexedSection { source: number; title: Map<string, number>; /** occurrences of each query term in the body */ body: number[] }
+interface Indexed extends IndexedSection {
+  source: number;
+  title: Map<string, number>;
+  /** Per query term: its weighted occurrences in the body, and how well its best-named form there stands for it (0..1). */
+  body: number[];
+  bodyMatch: number[];
+}
 
 /** A page's sections and the body terms of all of them, sorted, with their count per section (prefix lookups). */
 interface IndexedPage {
@@ -142,30 +182,40 @@ const HEADING_BONUS = 1;
 const RANK_PRIOR = 0.3;
 const B = 0.75;
 
-export function rankSections(query: string, sources: readonly PassageSource[]): RankedSection[] {
+export function rankSections(query: string, sources: readonly PassageSource[], corrections: Corrections = NO_CORRECTIONS): RankedSection[] {
   const terms = questionTerms(query);
+  const alternatives = alternativesOf(query, terms, corrections);
   const indexed: Indexed[] = [];
   sources.forEach((s, source) => {
     const title = termCounts(s.title, true);
     const page = indexedPage(s);
-    const counts = terms.map((t) => {
+    const counts: Float64Array[] = [];
+    const matches: Float64Array[] = [];
+    terms.forEach((t, k) => {
       const c = bodyCounts(page, t);
-      for (const r of relatedTerms(t)) {
-        const rc = bodyCounts(page, r);
-        for (let i = 0; i < c.length; i++) c[i]! += RELATED_WEIGHT * rc[i]!;
+      const match = new Float64Array(c.length);
+      for (let i = 0; i < c.length; i++) if (c[i]) match[i] = 1;
+      for (const a of alternatives[k]!) {
+        const ac = bodyCounts(page, a.term);
+        for (let i = 0; i < c.length; i++) {
+          if (!ac[i]) continue;
+          c[i]! += a.body * ac[i]!;
+          // a related word stands for the term (as it does in headings); a correction as much as it is similar
+          if (a.name > match[i]!) match[i] = a.name;
+        }
       }
-      return c;
+      counts.push(c);
+      matches.push(match);
     });
-    page.sections.forEach((x, i) => indexed.push({ ...x, source, title, body: counts.map((c) => c[i]!) }));
+    page.sections.forEach((x, i) => indexed.push({ ...x, source, title, body: counts.map((c) => c[i]!), bodyMatch: matches.map((m) => m[i]!) }));
   });
   const n = indexed.length;
   const idf = new Map<string, number>();
-  for (const t of terms) {
+  terms.forEach((t, k) => {
     let df = 0;
-    const k = terms.indexOf(t);
-    for (const x of indexed) if (namesTerm(x.heading, t) || namesTerm(x.title, t) || x.body[k]) df++;
+    for (const x of indexed) if (x.bodyMatch[k] || nameWeight(x.heading, t, alternatives[k]!) || nameWeight(x.title, t, alternatives[k]!)) df++;
     idf.set(t, Math.log(1 + (n + 1) / (df + 0.5)));
-  }
+  });
   const totalIdf = terms.reduce((sum, t) => sum + idf.get(t)!, 0) || 1;
   const avgLength = indexed.reduce((sum, x) => sum + x.length, 0) / Math.max(1, n) || 1;
   return indexed
@@ -176,14 +226,17 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
       let inHeadings = 0;
       terms.forEach((t, k) => {
         const w = idf.get(t)!;
-        const inHeading = namesTerm(x.heading, t);
-        const inTitle = namesTerm(x.title, t);
+        // each 0..1: 1 for the term itself (or a related word), a correction's similarity, 0 when absent
+        const inHeading = nameWeight(x.heading, t, alternatives[k]!);
+        const inTitle = nameWeight(x.title, t, alternatives[k]!);
         const inBody = x.body[k]!;
-        if (inHeading || inTitle || inBody) covered += w;
-        if (inBody && !inHeading && !inTitle) bodyOnly += w;
-        if (inHeading || inTitle) inHeadings += w;
+        const bodyMatch = x.bodyMatch[k]!;
+        const named = Math.max(inHeading, inTitle);
+        covered += w * Math.max(named, bodyMatch);
+        if (bodyMatch && !named) bodyOnly += w * bodyMatch;
+        inHeadings += w * named;
         const bodyWeight = inBody ? (inBody * (K1 + 1)) / (inBody + K1 * (1 - B + (B * x.length) / avgLength)) : 0;
-        score += w * ((inHeading ? 2 : 0) + (inTitle ? 1 : 0) + bodyWeight);
+        score += w * (2 * inHeading + inTitle + bodyWeight);
       });
       const coverage = covered / totalIdf;
       // a section whose only match is a word somewhere in a long body is weak evidence
@@ -199,10 +252,10 @@ export function rankSections(query: string, sources: readonly PassageSource[]): 
     .sort((a, b) => b.score - a.score || a.source - b.source);
 }
 
-function blockScore(block: Block, terms: readonly string[]): number {
+function blockScore(block: Block, terms: readonly string[], alternatives: readonly Alternative[][]): number {
   const counts = termCounts(block.markdown);
   let hits = 0;
-  for (const t of terms) if (namesTerm(counts, t)) hits++;
+  terms.forEach((t, k) => (hits += nameWeight(counts, t, alternatives[k]!)));
   return block.kind === 'code' ? hits * 0.5 : hits;
 }
 
@@ -210,18 +263,19 @@ function blockScore(block: Block, terms: readonly string[]): number {
  * The passage of a section to quote: whole blocks, code and lists intact (join them with a blank line). Empty when
  * the section has nothing to quote but over-long code.
  */
-export function sectionPassage(section: Section, query: string): Block[] {
+export function sectionPassage(section: Section, query: string, corrections: Corrections = NO_CORRECTIONS): Block[] {
   const terms = questionTerms(query);
+  const alternatives = alternativesOf(query, terms, corrections);
   const blocks = section.blocks.filter((b) => b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS));
   if (blocks.length === 0) return [];
   let best = blocks.findIndex((b) => b.kind !== 'code');
   if (best < 0) best = 0;
   // a section whose heading names the question starts with its answer; otherwise the best-matching prose block
   const headingCounts = termCounts(section.heading);
-  if (!terms.some((t) => namesTerm(headingCounts, t))) {
+  if (!terms.some((t, k) => nameWeight(headingCounts, t, alternatives[k]!) > 0)) {
     let bestScore = -1;
     blocks.forEach((b, i) => {
-      const s = blockScore(b, terms);
+      const s = blockScore(b, terms, alternatives);
       if (s > bestScore && b.kind !== 'code') {
         best = i;
         bestScore = s;

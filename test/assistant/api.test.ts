@@ -291,6 +291,7 @@ describe('POST /ask', () => {
     const first = async (query: string) => AskResponse.parse(await (await ask(query)).json()).sources[0]?.url;
     // the owner's name is on every page and selects nothing: this is a question about writing
     expect(await first('What does Robin write about?')).toBe(`${SITE}/writing`);
+    expect(await first('What does Robin wirte about?')).toBe(`${SITE}/writing`); // a slip of the fingers
     expect(await first('Which search projects has Robin led?')).toBe(`${SITE}/projects`);
     expect(await first('How can I contact Robin?')).toBe(`${SITE}/contact`);
     expect(await first('Who is Robin?')).toBe(`${SITE}/`);

@@ -71,6 +71,17 @@ describe('sections an extractive answer quotes', () => {
     expect(best!.coverage).toBe(1); // "limit" ~ "max", "workers" in `maxWorkers`, "number" in the body
   });
 
+  it('read a misspelt word as its correction when it looks like a slip of the fingers, not when it is another word', () => {
+    const fs = page('mocking-file-system', 'Mocking the File System', 'Mock the file system so that tests do not touch the disk.');
+    const slip = new Map([['sytem', [{ term: 'system', similarity: 0.5 }]]]);
+    expect(rankSections('how do I mock the sytem', [fs])[0]!.coverage).toBeLessThan(COVERED_THRESHOLD);
+    expect(rankSections('how do I mock the sytem', [fs], slip)[0]!.coverage).toBe(1);
+    // "bake" is a word of its own one letter from "make": reading it as "make" would answer a question the docs do not cover
+    const make = page('make', 'Make a test', 'Make a test file and make it pass.');
+    const another = new Map([['bake', [{ term: 'make', similarity: 0.5 }]]]);
+    expect(rankSections('how to bake bread', [make], another)[0]?.coverage ?? 0).toBeLessThan(COVERED_THRESHOLD);
+  });
+
   it('lead with the first-ranked page when one of its sections covers the question, further pages next', async () => {
     const first = page('first', 'Retry', 'Retry a failed test a number of times before reporting it as failed.');
     const second = page('second', 'Flaky tests', 'A flaky test fails now and then. Retry a failed test with the `retry` option, a number of times.\n\n## Retry failed tests\n\nRetry a failed test: set `retry` to the number of times.');

@@ -232,10 +232,11 @@ describe('search', () => {
   });
 
   it('empty, punctuation-only and unmatched queries give no hits', async () => {
-    expect(await engine.search('')).toEqual({ total: 0, hits: [] });
-    expect(await engine.search(' ?! ')).toEqual({ total: 0, hits: [] });
-    expect(await engine.search('zzqxv')).toEqual({ total: 0, hits: [] });
-    expect(await engine.search('widget zzqxv')).toEqual({ total: 0, hits: [] }); // AND semantics
+    const none = { total: 0, hits: [], corrections: new Map() };
+    expect(await engine.search('')).toEqual(none);
+    expect(await engine.search(' ?! ')).toEqual(none);
+    expect(await engine.search('zzqxv')).toEqual(none);
+    expect(await engine.search('widget zzqxv')).toEqual(none); // AND semantics
   });
 
   it('does not index the stale fragment nor navigation outside data-pagefind-body', async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTypoIndex, deletions, editDistance, maxTypoDistance, typoMatches } from '../../gateway/engine/search/typo-index.ts';
 import { fragment, miniIndex } from '../helpers/mini-index.ts';
+import { queryTerms } from '../../gateway/engine/text.ts';
 
 const vocabulary = ['middleware', 'content', 'collections', 'configuration', 'config', 'environment', 'variables', 'deploy', 'deployment', 'test', 'text', 'rest', 'search', 'searching', 'snapshot', 'snapshots', 'mocking', 'coverage', 'typescript', 'benchmark'];
 const index = buildTypoIndex(vocabulary);
@@ -74,7 +75,7 @@ describe('typo index of a segment (built with the segment)', () => {
     ...Array.from({ length: 24 }, (_, i) => fragment(`/docs/env/p-${String(i).padStart(2, '0')}`, `Page ${i}`, `Set the environment variable number ${i} before the run.`)),
     fragment('/docs/env/typo', 'Old notes', 'The enviroment of the runner, and kubernetes v2 config_value. A sage remark.'),
   ];
-  const { segment, ranked: rankedPages } = miniIndex(pages);
+  const { segment, index, ranked: rankedPages } = miniIndex(pages);
   const terms = Array.from({ length: segment.terms.length }, (_, id) => segment.terms.at(id)!);
   const ranked = (query: string) => {
     const { total, urls } = rankedPages(query);
@@ -104,5 +105,15 @@ describe('typo index of a segment (built with the segment)', () => {
     // "page" is on 24 titles: the unknown 4-letter "pags" finds them; "sage", on one page, is a real word and keeps to itself
     expect(ranked('pags').total).toBe(24);
     expect(ranked('sage').total).toBe(1);
+  });
+
+  it('hands on what a misspelt term stands for (corrections), and nothing for a word the index holds', () => {
+    expect(index.corrections(queryTerms('the envronment numbrs'))).toEqual([
+      ['envronment', [{ term: 'environment', similarity: 0.5 }]],
+      ['numbr', [{ term: 'number', similarity: 0.5 }]],
+    ]);
+    // the docs' own rare misspelling stands for the common word too; a rare word without a common neighbour does not
+    expect(index.corrections(['enviroment']).map(([t, c]) => [t, c.map((x) => x.term)])).toEqual([['enviroment', ['environment']]]);
+    expect(index.corrections(['kubernet', 'environment', 'sage'])).toEqual([]);
   });
 });

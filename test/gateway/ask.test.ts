@@ -90,6 +90,14 @@ describe('GET /ask (JSON)', () => {
     expect(new URL(typo.results[0]!.url).pathname).toBe(new URL(exact.results[0]!.url).pathname);
   });
 
+  it('answers a question with a slip of the fingers as it answers the question spelt right', async () => {
+    const right = await askJson(await ask(gw.url, `q=${encodeURIComponent('how does pagination work')}&mode=generate`));
+    const slip = await askJson(await ask(gw.url, `q=${encodeURIComponent('how does pagnation work')}&mode=generate`));
+    expect(right._meta.answer_status).toBe('answered');
+    expect(slip._meta.answer_status).toBe('answered');
+    expect(slip.citations![0]).toBe(right.citations![0]);
+  });
+
   it('a repeated question: the same results, a new query_id, compact JSON in key order (results reused, not re-serialized)', async () => {
     const texts: string[] = [];
     for (let k = 0; k < 2; k++) {

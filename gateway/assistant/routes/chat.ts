@@ -46,10 +46,10 @@ export function chatHandler(ctx: AssistantContext) {
     const services = await loadedServices(ctx);
     const question = body.messages[body.messages.length - 1]!.content;
     // Retrieval: the question, else the question with the previous user turn (follow-ups like "and the year?").
-    let pages = await services.corpus.retrieve(question, { signal: req.signal });
+    let { pages } = await services.corpus.retrieve(question, { signal: req.signal });
     const previousUser = body.messages.slice(0, -1).filter((m) => m.role === 'user').at(-1);
     if (previousUser && pages.length === 1 && pages[0]!.path === '/') {
-      pages = await services.corpus.retrieve(`${previousUser.content} ${question}`, { signal: req.signal });
+      ({ pages } = await services.corpus.retrieve(`${previousUser.content} ${question}`, { signal: req.signal }));
     }
 
     const run = await startAnswer({

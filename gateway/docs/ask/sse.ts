@@ -1,16 +1,16 @@
 // /ask as Server-Sent Events: `start`, then `result` events (one per result, then
 // the generated text as it arrives, then the whole answer), then `complete`.
 // Every data line is one JSON object. A client that goes away aborts the work.
-import type { AskMode, NlwebResultT } from '../../contract/docs-api.ts';
+import type { AskMode } from '../../contract/docs-api.ts';
 import type { AnswerOutcome } from '../../engine/answer.ts';
 import type { DocsRuntime } from '../runtime.ts';
-import { askMeta, generateAnswer } from './run.ts';
+import { type AskResults, askMeta, generateAnswer } from './run.ts';
 
 const encoder = new TextEncoder();
 
 export function askEventStream(
   rt: DocsRuntime,
-  opts: { queryId: string; query: string; mode: AskMode; results: readonly NlwebResultT[]; signal: AbortSignal },
+  opts: { queryId: string; query: string; mode: AskMode; ask: AskResults; signal: AbortSignal },
 ): Response {
   const abort = new AbortController();
   const onClientGone = () => abort.abort(opts.signal.reason);
@@ -27,7 +27,8 @@ export function askEventStream(
           abort.abort();
         }
       };
-      const { queryId, query, mode, results } = opts;
+      const { queryId, query, mode, ask } = opts;
+      const { results } = ask;
       send('start', { query_id: queryId, query, _meta: askMeta(mode) });
       for (const result of results) send('result', { type: 'result', result });
       let outcome: AnswerOutcome | undefined;
@@ -37,7 +38,7 @@ export function askEventStream(
           outcome = await generateAnswer(rt, {
             query,
             mode,
-            results,
+            ask,
             signal: abort.signal,
             onText: (piece) => {
               text += piece;

@@ -30,8 +30,9 @@ export function askRoute(rt: DocsRuntime) {
     const streaming = input.streaming || acceptsEventStream(event.req.headers.get('accept'));
     const queryId = newQueryId();
     // Search before answering with 200, so a failing search is still a Problem.
-    const { results, json } = await askResults(rt, input.query, signal);
-    if (streaming) return askEventStream(rt, { queryId, query: input.query, mode: input.mode, results, signal });
+    const ask = await askResults(rt, input.query, signal);
+    const { results, json } = ask;
+    if (streaming) return askEventStream(rt, { queryId, query: input.query, mode: input.mode, ask, signal });
 
     if (input.mode === 'list') {
       // JSON.stringify of { query_id, query, results, _meta }, byte for byte, around the results' cached JSON
@@ -40,7 +41,7 @@ export function askRoute(rt: DocsRuntime) {
       return jsonBytesResponse(new BufferPieces([Buffer.from(head, 'utf8'), json, Buffer.from(tail, 'utf8')]));
     }
     let text = '';
-    const outcome = await generateAnswer(rt, { query: input.query, mode: input.mode, results, signal, onText: (t) => (text += t) });
+    const outcome = await generateAnswer(rt, { query: input.query, mode: input.mode, ask, signal, onText: (t) => (text += t) });
     const body: AskResponseT = { query_id: queryId, query: input.query, results: [...results], _meta: askMeta(input.mode, results.length, outcome), answer: text, citations: outcome.citations };
     return jsonResponse(body, 200, modelBudgetHeader(outcome));
   };

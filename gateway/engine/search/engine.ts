@@ -31,6 +31,7 @@ import { queryTerms } from '../text.ts';
 import { type Prefetch, defaultBuildParallelism, fingerprintOf, loadOrBuildSegments, prefetchPrebuilt } from './index-cache.ts';
 import { checkSegmentFile, closeSegmentFile } from './index-file.ts';
 import { CONTENT_TYPES, type ContentType, type SearchHit } from './segment.ts';
+import type { Correction } from './term-dictionary.ts';
 import { WorkerPool, defaultWorkerCount } from './worker-pool.ts';
 
 export interface SearchOptions {
@@ -47,7 +48,7 @@ export interface SearchOptions {
 
 export interface SearchEngine {
   /** Deterministic for a given (query, tag, build): same order every time. Returns the slice [offset, offset+limit) and the total. */
-  search(query: string, opts?: SearchOptions): Promise<{ total: number; hits: SearchHit[] }>;
+  search(query: string, opts?: SearchOptions): Promise<{ total: number; hits: SearchHit[]; corrections: Corrections }>;
   /**
    * The same slice as `search`, as the search API's response body: the JSON array of SearchResults (id, url, type,
    * title, content, score — exactly JSON.stringify of those objects), built in a worker and cached per slice, so a
@@ -61,6 +62,14 @@ export interface SearchEngine {
   stats(): SearchStats;
   close(): Promise<void>;
 }
+
+/**
+ * What the query's misspelt terms stand for: each query term the index does not hold (text.ts queryTerms form) →
+ * the index words it matched instead, nearest first (term-dictionary.ts). Empty when every term is in the index.
+ */
+export type Corrections = ReadonlyMap<string, readonly Correction[]>;
+
+const NO_CORRECTIONS: Corrections = new Map();
 
 export interface SearchStats {
   pages: number;
@@ -127,6 +136,7 @@ interface Entry {
   /** Serialized result arrays (searchBody), by "offset:end", and those being built. */
   bodies: Map<string, Buffer<ArrayBuffer>>;
   pendingBodies: Map<string, Promise<Buffer<ArrayBuffer>>>;
+  corrections: Corrections;
   /** A longer prefix of the ranking being fetched (a request beyond the one held), up to rank `to`. */
   extension?: { to: number; done: Promise<void> };
   bytes: number;
@@ -246,10 +256,11 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
       p = (async () => {
         // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
         const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
-        const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer> }>({
+        const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer>; corrections: [string, Correction[]][] }>({
           op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : RANK_AHEAD * (q.offset + q.limit),
         });
-        const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), bytes: 64 + r.docs.length * 13 };
+        const corrections: Corrections = r.corrections.length ? new Map(r.corrections.map(([t, c]) => [t, Object.freeze(c.map((x) => Object.freeze(x)))])) : NO_CORRECTIONS;
+        const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), corrections, bytes: 64 + r.docs.length * 13 };
         for (const [rank, h] of r.hits) {
           e.hits[rank] = Object.freeze(h);
           e.bytes += hitBytes(h);
@@ -306,11 +317,11 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     pageCount: nPages,
     async search(query, o = {}) {
       const q = prepare(query, o);
-      if (!q) return { total: 0, hits: [] };
+      if (!q) return { total: 0, hits: [], corrections: NO_CORRECTIONS };
       const { key, terms, offset, limit } = q;
       const entry = await entryFor(q, false, o.signal);
       const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
-      if (offset >= end) return { total: entry.total, hits: [] };
+      if (offset >= end) return { total: entry.total, hits: [], corrections: entry.corrections };
       await ranked(q, entry, end, o.signal);
       const missing: number[] = [];
       for (let r = offset; r < end; r++) if (!entry.hits[r]) missing.push(r);
@@ -328,7 +339,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         entry.bytes += 64 + 8 * hits.length;
         cache.resize(key, entry.bytes);
       }
-      return { total: entry.total, hits };
+      return { total: entry.total, hits, corrections: entry.corrections };
     },
     async searchBody(query, o = {}) {
       const q = prepare(query, o);

@@ -16,7 +16,7 @@ import { type MatchMode, QueryScorer, type Ranking } from './query.ts';
 import { ResultsWriter } from './results-json.ts';
 import { SectionChooser } from './sections.ts';
 import type { ContentType, PageInfo, SearchHit, SegmentData } from './segment.ts';
-import { TermDictionary } from './term-dictionary.ts';
+import { type Correction, TermDictionary } from './term-dictionary.ts';
 
 export interface IndexOptions {
   /** Max prefix expansions per query term (besides the exact term). */
@@ -35,12 +35,14 @@ export class SearchIndex {
   private readonly matchSetsOfQueries: MatchSets;
   private readonly hits: HitRenderer;
   private readonly results: ResultsWriter;
+  private readonly dictionary: TermDictionary;
 
   constructor(segments: SegmentData[], opts: IndexOptions = {}) {
     this.segments = segments;
     this.documents = new Documents(segments);
     this.nDocs = this.documents.count;
     const dictionary = new TermDictionary(segments, opts.maxExpansions ?? 24);
+    this.dictionary = dictionary;
     this.scorer = new QueryScorer(this.documents, dictionary);
     this.matchSetsOfQueries = new MatchSets(segments, dictionary);
     const sections = new SectionChooser(this.documents, this.matchSetsOfQueries, opts.wordsOverPostings);
@@ -51,6 +53,16 @@ export class SearchIndex {
   /** See QueryScorer.rank: the ranking of canonical query terms (text.ts queryTerms), optionally its top k only. */
   rank(terms: string[], type?: ContentType, match: MatchMode = 'all', topK?: number): Ranking {
     return this.scorer.rank(terms, type, match, topK);
+  }
+
+  /** The index words that the query terms the index does not hold stand for (misspellings), by query term. */
+  corrections(terms: string[]): [string, Correction[]][] {
+    const out: [string, Correction[]][] = [];
+    for (const t of terms) {
+      const c = this.dictionary.corrections(t);
+      if (c.length) out.push([t, c]);
+    }
+    return out;
   }
 
   /** The query's match sets, for hits and result bytes of that query (valid until the next call). */

@@ -25,6 +25,12 @@ import { RELATED_WEIGHT, relatedTerms } from '../synonyms.ts';
 /** A term's expansion: its text, similarity to the query term (1 exact), and its id per segment (-1 absent). */
 export interface Expansion { term: string; similarity: number; ids: Int32Array }
 
+/** A word of the index that a misspelt query term stands for, and how close it is (TYPO_SIMILARITY by edits). */
+export interface Correction { term: string; similarity: number }
+
+/** Corrections of one query term handed on (to the answerer): the nearest, then the most frequent, first. */
+const MAX_CORRECTIONS = 3;
+
 const MEMO_MAX = 20_000;
 /** Similarity of a typo expansion by edit distance: well below an exact match, one edit above two. */
 const TYPO_SIMILARITY = [1, 0.5, 0.3] as const;
@@ -64,19 +70,37 @@ export class TermDictionary {
     let out = this.memo.get(term);
     if (out === undefined) {
       out = this.compute(term);
-      const exact = out[0]?.similarity === 1 ? this.pages(out[0].ids) : 0;
       const have = new Set(out.map((e) => e.term));
-      if (exact <= RARE_TERM_PAGES && (exact === 0 || term.length >= RARE_TYPO_MIN_LENGTH)) {
-        // neighbours that are not prefix expansions already (`middlewar` expands to `middleware` both ways)
-        const typos = this.typoExpansions(term, exact * RARE_NEIGHBOUR_RATIO).filter((e) => !have.has(e.term));
-        for (const e of typos) have.add(e.term);
-        if (typos.length) out = [...out, ...typos];
-      }
+      // neighbours that are not prefix expansions already (`middlewar` expands to `middleware` both ways)
+      const typos = this.typoNeighbours(term, out).filter((e) => !have.has(e.term));
+      for (const e of typos) have.add(e.term);
+      if (typos.length) out = [...out, ...typos];
       const related = relatedTerms(term);
       if (related.length) out = [...out, ...this.relatedExpansions(related, have)];
       this.memo.remember(term, out);
     }
     return out;
+  }
+
+  /**
+   * What a misspelt query term stands for: the typo neighbours it matches (a term the index does not hold, or a rare
+   * one with a common neighbour: `sever`, in the docs as the stem of "severe", beside `server`), at most
+   * MAX_CORRECTIONS, the nearest and most frequent first. Empty for every other term.
+   */
+  corrections(term: string): Correction[] {
+    return this.typoNeighbours(term, this.expansions(term))
+      .slice(0, MAX_CORRECTIONS)
+      .map((e) => ({ term: e.term, similarity: e.similarity }));
+  }
+
+  /**
+   * The typo neighbours a term matches, given its expansions (`own`, the exact term first when present): all of them for a term no
+   * segment holds, the common ones for a rare term (see the module comment), none otherwise.
+   */
+  private typoNeighbours(term: string, own: readonly Expansion[]): Expansion[] {
+    const exact = own[0]?.similarity === 1 ? this.pages(own[0].ids) : 0;
+    if (exact > RARE_TERM_PAGES || (exact > 0 && term.length < RARE_TYPO_MIN_LENGTH)) return [];
+    return this.typoExpansions(term, exact * RARE_NEIGHBOUR_RATIO);
   }
 
   /**

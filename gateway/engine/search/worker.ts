@@ -1,10 +1,11 @@
 /**
  * Search worker thread. Protocol (request → reply, correlated by `id`):
  *   install     { files: SegmentFile[] }  → page count (segments' hot parts, shared between all workers, and open files)
- *   search      { terms, tag, match, offset, limit, body?, topK? } → { total, docs, scores, titleMatch, hits: [rank, SearchHit][], body? }
+ *   search      { terms, tag, match, offset, limit, body?, topK? } → { total, docs, scores, titleMatch, hits: [rank, SearchHit][], body?, corrections }
  *               (with `body`: the slice as the search API's JSON array, UTF-8 bytes — transferred, not copied — and
  *               no hits; with `topK`: docs/scores/titleMatch are only the first topK ranks — the full ranking's
- *               prefix, selected with a bounded heap, no sort of every match — while `total` always counts every match)
+ *               prefix, selected with a bounded heap, no sort of every match — while `total` always counts every match;
+ *               corrections: [term, Correction[]][] for the terms the index does not hold, term-dictionary.ts)
  *   materialize { terms, items: [doc, score, titleMatch, rank][] } → SearchHit[]
  *   body        { terms, docs, scores, titleMatch, from } → Uint8Array (the JSON array of ranks from.., transferred)
  *   flushCompileCache {}              → true (writes this thread's part of Node's compile cache: the build's warm-up,
@@ -72,7 +73,8 @@ port.on('message', (req: Req) => {
         }
         const transfer = [r.docs.buffer, r.scores.buffer, r.titleMatch.buffer] as ArrayBuffer[];
         if (body) transfer.push(body.buffer as ArrayBuffer);
-        port.postMessage({ id: req.id, ok: true, result: { total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits, body } }, transfer);
+        const corrections = idx.corrections(req.terms);
+        port.postMessage({ id: req.id, ok: true, result: { total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits, body, corrections } }, transfer);
         return;
       }
       case 'materialize': {

@@ -20,6 +20,11 @@ export interface AnswerScores {
   notCoveredOnUnanswerable: number;
   brokenFences: number;
   answers: number;
+  /** The typo set asked in generate mode: answered (not "not covered"), citing a judged page, first citation judged. */
+  typos: number;
+  typosAnswered: number;
+  typosCiteJudged: number;
+  typosFirstCitedJudged: number;
 }
 
 export interface EvalReport {
@@ -58,5 +63,7 @@ export function markdownReport(r: EvalReport): string {
   lines.push(`| Answers with broken code fences | ${a.brokenFences} of ${a.answers} |`);
   lines.push(`| Unanswerable questions answered "not covered" | ${pct(a.notCoveredOnUnanswerable, a.unanswerable)} (${a.notCoveredOnUnanswerable}/${a.unanswerable}) |`);
   lines.push(`| Answerable questions answered "not covered" | ${pct(a.notCoveredOnAnswerable, a.answerable)} (${a.notCoveredOnAnswerable}/${a.answerable}) |`);
+  lines.push(`| Queries with typos answered (not "not covered") | ${pct(a.typosAnswered, a.typos)} (${a.typosAnswered}/${a.typos}) |`);
+  lines.push(`| Queries with typos citing a judged page / first citation judged | ${pct(a.typosCiteJudged, a.typos)} / ${pct(a.typosFirstCitedJudged, a.typos)} |`);
   return `${lines.join('\n')}\n`;
 }

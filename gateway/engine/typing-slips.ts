@@ -1,0 +1,60 @@
+/**
+ * Whether a misspelt word looks like a slip of the fingers for the word the search corrected it to: a dropped letter
+ * (`sytem`), a doubled one (`commmon`), two adjacent letters swapped (`teardwon`), or two such slips in a word of 9
+ * or more letters. The search matches every near word (term-dictionary.ts: one edit of any kind), which serves
+ * ranking; the answerer reads a question's word as its correction only when it looks like a slip, because a changed
+ * or an added letter more often spells another real word the docs do not use ("bake" ~ "make", "socks" ~ "mocks",
+ * "plant" ~ "plan"), and reading it as that word would answer a question the docs do not cover.
+ *
+ * Index words are stems (text.ts stem): the typed word is compared with the correction plus each ending the stemmer
+ * removes (`timres` is a slip for `timer` + `s`).
+ */
+import { stem } from './text.ts';
+
+/** Endings text.ts stem() takes off a word (with the `e` it drops), so a correction is compared as a whole word. */
+const ENDINGS = ['', 's', 'e', 'es', 'ed', 'ing', 'd', 'y', 'ies'];
+
+/** The word's letters as the search reads them: lower case, no punctuation (`in-source` → `insource`). */
+export function typedForm(word: string): string {
+  return word.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}_]/gu, '');
+}
+
+/**
+ * Slips from `typed` to `intended`: dropped letters, doubled letters and swaps cost one each, any other edit is not
+ * a slip (Infinity). A small dynamic programme over both words (words are short: at most 64 letters are compared).
+ */
+export function slipDistance(typed: string, intended: string): number {
+  const a = typed.slice(0, 64);
+  const b = intended.slice(0, 64);
+  const cols = b.length + 1;
+  const d = new Float64Array((a.length + 1) * cols).fill(Infinity);
+  d[0] = 0;
+  for (let j = 1; j <= b.length; j++) d[j] = j; // every letter of `intended` dropped
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 0; j <= b.length; j++) {
+      let best = Infinity;
+      if (j > 0 && a[i - 1] === b[j - 1]) best = d[(i - 1) * cols + j - 1]!;
+      if (j > 0) best = Math.min(best, d[i * cols + j - 1]! + 1); // dropped b[j-1]
+      if (i > 1 && a[i - 1] === a[i - 2]) best = Math.min(best, d[(i - 1) * cols + j]! + 1); // a doubled letter
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1); // a swap
+      d[i * cols + j] = best;
+    }
+  }
+  return d[a.length * cols + b.length]!;
+}
+
+/** Whether `typed` (a word as the reader wrote it) looks like a slip for the index word (stem) `correction`. */
+export function isTypingSlip(typed: string, correction: string): boolean {
+  const word = typedForm(typed);
+  const most = word.length >= 9 ? 2 : 1;
+  const base = correction.endsWith('y') ? [correction, correction.slice(0, -1)] : [correction];
+  for (const b of base) {
+    for (const ending of ENDINGS) {
+      const intended = b + ending;
+      if (stem(intended) !== correction) continue;
+      const distance = slipDistance(word, intended);
+      if (distance >= 1 && distance <= most) return true;
+    }
+  }
+  return false;
+}
