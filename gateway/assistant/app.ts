@@ -7,7 +7,8 @@ import { H3, type H3Event } from 'h3';
 import type { GatewayConfig } from '../config.ts';
 import { ASK_PATH, CHAT_PATH, MCP_PATH } from '../contract/assistant-api.ts';
 import { createLlmClient } from '../engine/llm.ts';
-import { createSearchEngine, type SearchEngine } from '../engine/search.ts';
+import { IN_THREAD_MAX_PAGES, createSearchEngine, type SearchEngine } from '../engine/search.ts';
+import { loadManifest } from '../engine/manifest.ts';
 import { withHeaders } from '../http/fast-response.ts';
 import { clientIp } from '../limits/client-ip.ts';
 import { isHtml, loadSecurityHeaders } from '../http/security-headers.ts';
@@ -43,8 +44,11 @@ export function createAssistantApp(config: GatewayConfig): AssistantApp {
     services ??= (async () => {
       // the build's prebuilt engine index of the portfolio tree, when present (src/integration/search-index.ts)
       const prebuilt = join(config.distDir, 'search-index', 'portfolio');
-      engine = await createSearchEngine({ siteDir: a.siteDir, workers: 1, cacheBytes: 8 * 1024 * 1024, prebuiltIndexDir: existsSync(prebuilt) ? prebuilt : undefined });
-      const corpus = await loadCorpus(a.siteDir, siteUrl, engine);
+      const manifest = await loadManifest(a.siteDir);
+      // a portfolio is a few pages: its queries are answered on the event loop, no worker thread to boot
+      const workers = manifest.pages.length <= IN_THREAD_MAX_PAGES ? 0 : 1;
+      engine = await createSearchEngine({ siteDir: a.siteDir, workers, cacheBytes: 8 * 1024 * 1024, prebuiltIndexDir: existsSync(prebuilt) ? prebuilt : undefined, buildId: manifest.buildId });
+      const corpus = await loadCorpus(manifest, a.siteDir, siteUrl, engine);
       const owner = corpus.pages.get('/')?.title ?? corpus.manifest.site.name;
       return { engine, corpus, systemPrompt: assistantSystemPrompt({ siteName: corpus.manifest.site.name, ownerName: owner, siteUrl }) };
     })();

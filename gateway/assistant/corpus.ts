@@ -5,7 +5,7 @@
 // snippets.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadManifest, type Manifest } from '../engine/manifest.ts';
+import type { Manifest } from '../engine/manifest.ts';
 import type { Corrections, SearchEngine } from '../engine/search.ts';
 import { STOPWORDS, queryTerms } from '../engine/text.ts';
 import type { AnswerSource } from '../engine/answer.ts';
@@ -64,8 +64,7 @@ export function apiSource(p: CorpusPage): { title: string; url: string; content:
   return { title: p.title, url: p.url, content: text.length > 300 ? `${text.slice(0, 297)}…` : text };
 }
 
-export async function loadCorpus(siteDir: string, siteUrl: string, engine: SearchEngine): Promise<Corpus> {
-  const manifest = await loadManifest(siteDir);
+export async function loadCorpus(manifest: Manifest, siteDir: string, siteUrl: string, engine: SearchEngine): Promise<Corpus> {
   const pages = new Map<string, CorpusPage>();
   for (const p of manifest.pages) {
     const markdown = await readFile(join(siteDir, p.md), 'utf8');

@@ -51,6 +51,25 @@ describe('createSearchEngine', () => {
     }
   });
 
+  it('answers on the calling thread (workers: 0) exactly as its query workers do, for a small index only', async () => {
+    const inThread = await createSearchEngine({ siteDir, workers: 0, indexCacheDir: cacheDir });
+    try {
+      expect(inThread.stats().workers).toBe(0);
+      for (const q of ['widget', 'configuration options', 'instal', 'widgte cli']) {
+        for (const o of [{}, { match: 'any' as const, limit: 3 }, { offset: 2, limit: 2 }]) {
+          expect(await inThread.search(q, o), `${q} ${JSON.stringify(o)}`).toEqual(await engine.search(q, o));
+          expect((await inThread.searchBody(q, o)).body.toString()).toBe((await engine.searchBody(q, o)).body.toString());
+        }
+      }
+    } finally {
+      await inThread.close();
+    }
+    const big = join(root, 'big');
+    await buildFixtureSite(big, Array.from({ length: 51 }, (_, i) => page(`/docs/big/p${i}`, `Page ${i}`, 'docs', '<p>Widget page.</p>')));
+    await closePagefind();
+    await expect(createSearchEngine({ siteDir: big, workers: 0, indexCacheDir: false })).rejects.toThrow(/51 pages are too many to answer queries on the event loop/);
+  });
+
   it('takes buildId from build-manifest.json and counts the indexed pages', async () => {
     expect(engine.buildId).toBe((await loadManifest(siteDir)).buildId);
     expect(engine.buildId).toBe('0123456789abcdef');

@@ -50,6 +50,11 @@ export class WorkerPool {
     return this.workers.length;
   }
 
+  /** Worker threads (the same as size: every answerer is a thread; in-thread-pool.ts has none). */
+  get threads(): number {
+    return this.workers.length;
+  }
+
   private spawn(slot: number): { w: Worker; busy: number; dead: boolean } {
     const w = new Worker(WORKER_URL, { name: `search-${slot}`, resourceLimits: WORKER_RESOURCE_LIMITS });
     const rec = { w, busy: 0, dead: false };
