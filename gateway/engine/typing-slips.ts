@@ -47,14 +47,14 @@ export function slipDistance(typed: string, intended: string): number {
 export function isTypingSlip(typed: string, correction: string): boolean {
   const word = typedForm(typed);
   const most = word.length >= 9 ? 2 : 1;
-  const base = correction.endsWith('y') ? [correction, correction.slice(0, -1)] : [correction];
-  for (const b of base) {
-    for (const ending of ENDINGS) {
-      const intended = b + ending;
-      if (stem(intended) !== correction) continue;
-      const distance = slipDistance(word, intended);
-      if (distance >= 1 && distance <= most) return true;
-    }
+  const wholeWords = ENDINGS.map((ending) => correction + ending);
+  if (correction.endsWith('y')) wholeWords.push(...ENDINGS.map((ending) => correction.slice(0, -1) + ending));
+  // the stemmer also undoubles a final consonant (`running` → `run`)
+  wholeWords.push(`${correction}${correction.at(-1)}ing`, `${correction}${correction.at(-1)}ed`);
+  for (const intended of wholeWords) {
+    if (stem(intended) !== correction) continue;
+    const distance = slipDistance(word, intended);
+    if (distance >= 1 && distance <= most) return true;
   }
   return false;
 }

@@ -22,6 +22,8 @@ describe('typing slips', () => {
     expect(isTypingSlip('typse', 'type')).toBe(true); // types
     expect(isTypingSlip('benchmarkng', 'benchmark')).toBe(true); // benchmarking, dropped
     expect(isTypingSlip('Teardwon', 'teardown')).toBe(true); // as typed, in any case
+    expect(isTypingSlip('runnign', 'run')).toBe(true); // running: the stemmer undoubles the n
+    expect(isTypingSlip('tesitng', 'test')).toBe(true); // testing
     expect(isTypingSlip('dependancies', 'dependency')).toBe(false); // a spelling, not a slip
   });
 

@@ -3,9 +3,9 @@
 // segment's own index (built with it), the rare-term-with-a-common-neighbour case, and
 // 4-character terms, which get neighbours only when the index does not hold them.
 import { describe, expect, it } from 'vitest';
-import { buildTypoIndex, deletions, editDistance, maxTypoDistance, typoMatches } from '../../gateway/engine/search/typo-index.ts';
+import { buildTypoIndex, deletions, editDistance, inflectionSlips, maxTypoDistance, typoMatches } from '../../gateway/engine/search/typo-index.ts';
 import { fragment, miniIndex } from '../helpers/mini-index.ts';
-import { queryTerms } from '../../gateway/engine/text.ts';
+import { queryTerms, stem } from '../../gateway/engine/text.ts';
 
 const vocabulary = ['middleware', 'content', 'collections', 'configuration', 'config', 'environment', 'variables', 'deploy', 'deployment', 'test', 'text', 'rest', 'search', 'searching', 'snapshot', 'snapshots', 'mocking', 'coverage', 'typescript', 'benchmark'];
 const index = buildTypoIndex(vocabulary);
@@ -69,6 +69,16 @@ describe('typo index', () => {
   });
 });
 
+describe('slips in an ending the stemmer takes off', () => {
+  it('stems the one-edit variants of a term: a slip in "-ing" finds the stem its word is indexed under', () => {
+    expect(inflectionSlips('tesitng', stem)).toContain('test'); // testing
+    expect(inflectionSlips('runnign', stem)).toContain('run'); // running
+    expect(inflectionSlips('tracng', stem)).toContain('trac'); // tracing
+    expect(inflectionSlips('tst', stem)).toEqual([]); // too short for a typo
+    expect(inflectionSlips('config_valu', stem)).toEqual([]); // not a word
+  });
+});
+
 describe('typo index of a segment (built with the segment)', () => {
   // "environment" on 24 pages; the docs' own misspelling "enviroment" on one; "kubernetes" and "sage" on one page only
   const pages = [
@@ -102,6 +112,8 @@ describe('typo index of a segment (built with the segment)', () => {
   it('a short term gets neighbours only when the index does not hold it', () => {
     // a mistyped plural stems below 5 characters ("numbrs" → "numbr"): still one edit from "number"
     expect(ranked('numbrs').total).toBe(24);
+    // a slip in an ending: "runnign" is four edits from "run", which "running" is indexed under
+    expect(ranked('runnign').total).toBe(24);
     // "page" is on 24 titles: the unknown 4-letter "pags" finds them; "sage", on one page, is a real word and keeps to itself
     expect(ranked('pags').total).toBe(24);
     expect(ranked('sage').total).toBe(1);

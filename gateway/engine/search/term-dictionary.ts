@@ -18,9 +18,10 @@
  * repeated terms, share them.
  */
 import type { List, SegmentData } from './segment.ts';
-import { typoMatches, type TypoIndexData } from './typo-index.ts';
+import { inflectionSlips, isTypoTarget, typoMatches, type TypoIndexData } from './typo-index.ts';
 import { BoundedMemo } from '../lru.ts';
 import { RELATED_WEIGHT, relatedTerms } from '../synonyms.ts';
+import { stem } from '../text.ts';
 
 /** A term's expansion: its text, similarity to the query term (1 exact), and its id per segment (-1 absent). */
 export interface Expansion { term: string; similarity: number; ids: Int32Array }
@@ -138,6 +139,19 @@ export class TermDictionary {
         entry.weight += this.weight(k, match.termId);
       }
     });
+    // a slip in an ending the stemmer would take off (`tesitng` for `testing`, indexed as `test`)
+    for (const candidate of inflectionSlips(term, stem)) {
+      if (found.get(candidate)?.distance === 1) continue;
+      const ids = new Int32Array(S).fill(-1);
+      let weight = 0;
+      this.segments.forEach((segment, k) => {
+        const id = findIn(segment.terms, candidate, 0, segment.terms.length);
+        if (id < 0) return;
+        ids[k] = id;
+        weight += this.weight(k, id);
+      });
+      if (weight > 0 && isTypoTarget(candidate, weight)) found.set(candidate, { distance: 1, weight, ids });
+    }
     return [...found.entries()]
       .filter(([, entry]) => entry.weight >= minPages)
       .sort((a, b) => a[1].distance - b[1].distance || b[1].weight - a[1].weight || (a[0] < b[0] ? -1 : 1))

@@ -153,7 +153,46 @@ const TYPO_TARGET_MIN_PAGES = 2;
  */
 export function segmentTypoIndex(terms: List<string> | readonly string[], bodyPostingsStart: Int32Array, titlePostingsStart: Int32Array): TypoIndexData {
   const pages = (id: number) => bodyPostingsStart[id + 1]! - bodyPostingsStart[id]! + titlePostingsStart[id + 1]! - titlePostingsStart[id]!;
-  return buildTypoIndex(terms, (id) => pages(id) >= TYPO_TARGET_MIN_PAGES && TYPO_TARGET.test(terms.at(id)!));
+  return buildTypoIndex(terms, (id) => isTypoTarget(terms.at(id)!, pages(id)));
+}
+
+/** Whether an index term on this many pages is a word a misspelling may stand for (see segmentTypoIndex). */
+export function isTypoTarget(term: string, pages: number): boolean {
+  return pages >= TYPO_TARGET_MIN_PAGES && TYPO_TARGET.test(term);
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/**
+ * A shorter term keeps to the deletion index: its one-edit variants are as often other words of the same family the
+ * stemmer treats apart (`tune` stays `tune`, `tuned` is `tun`) as slips.
+ */
+const INFLECTION_SLIP_MIN_LENGTH = 5;
+
+/**
+ * What a slip in a word's ending hides from the deletion index: the index holds stems, and a slip in an ending the
+ * stemmer takes off keeps it from being taken off (`tesitng` stays `tesitng` while `testing` is `test`, four edits
+ * away). So the term's one-edit variants (insert, delete, substitute a letter, swap two neighbours) are stemmed, and
+ * the stems they shorten to are candidates at one edit. Words of letters only, from 5 letters; a few hundred variants,
+ * only for a term the index does not hold (or a rare one, term-dictionary.ts).
+ */
+export function inflectionSlips(term: string, stem: (word: string) => string): string[] {
+  if (term.length < INFLECTION_SLIP_MIN_LENGTH || term.length > MAX_TERM_LENGTH || !TYPO_TARGET.test(term)) return [];
+  const out = new Set<string>();
+  const consider = (variant: string) => {
+    const s = stem(variant);
+    if (s !== variant && s !== term) out.add(s);
+  };
+  for (let i = 0; i <= term.length; i++) {
+    const head = term.slice(0, i);
+    const tail = term.slice(i);
+    for (const c of LETTERS) consider(head + c + tail);
+    if (i < term.length) {
+      consider(head + tail.slice(1));
+      for (const c of LETTERS) if (c !== tail[0]) consider(head + c + tail.slice(1));
+      if (i + 1 < term.length) consider(head + tail[1] + tail[0] + tail.slice(2));
+    }
+  }
+  return [...out];
 }
 
 function lowerBound(values: Uint32Array, target: number): number {
