@@ -29,6 +29,12 @@ export interface Section {
   blocks: Block[];
 }
 
+/**
+ * The line a twin carries after its title: a pointer to llms.txt for an agent that landed on one page
+ * (src/lib/markdown-twin.ts writes it). Not the page's content: a section does not hold it.
+ */
+export const TWIN_INDEX_POINTER = 'Index of every page of this site, as Markdown: ';
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const HEADING = /^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])\s/;
@@ -53,7 +59,10 @@ function kindOf(firstLine: string): BlockKind {
   return 'paragraph';
 }
 
-/** Sections of a Markdown twin. The page's `# Title` line is dropped (the title is known); the rest is kept. */
+/**
+ * Sections of a Markdown twin. The page's `# Title` line is dropped (the title is known), and so is the twin's pointer
+ * to llms.txt in the intro (TWIN_INDEX_POINTER); the rest is kept.
+ */
 export function markdownSections(markdown: string): Section[] {
   const slugger = new GithubSlugger();
   const sections: Section[] = [{ heading: '', depth: 1, anchor: '', blocks: [] }];
@@ -64,7 +73,8 @@ export function markdownSections(markdown: string): Section[] {
   const current = () => sections[sections.length - 1]!;
   const flush = () => {
     while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
-    if (lines.length) current().blocks.push({ kind: kindOf(lines[0]!), markdown: lines.join('\n') });
+    const pointer = sections.length === 1 && lines.length === 1 && lines[0]!.startsWith(TWIN_INDEX_POINTER);
+    if (lines.length && !pointer) current().blocks.push({ kind: kindOf(lines[0]!), markdown: lines.join('\n') });
     lines = [];
   };
 

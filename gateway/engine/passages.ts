@@ -52,15 +52,22 @@ const CODE_CHARS = 1600;
 
 /** Query terms that carry meaning: stopwords and question filler removed (unless nothing else is left). */
 export function questionTerms(query: string, filler: ReadonlySet<string> = QUESTION_FILLER): string[] {
-  const all = [...new Set(textTerms(query))];
+  const all = [...new Set(answerTerms(query))];
   const key = all.filter((t) => !STOPWORDS.has(t) && !filler.has(t));
   return key.length ? key : all;
 }
 
+/**
+ * The terms of a question or a section as the answerer compares them: Markdown's and code's punctuation (backticks,
+ * brackets, `=`) split words, so `--reporter=json` is the words `reporter` and `json` on both sides.
+ */
+function answerTerms(text: string, splitCase = false): string[] {
+  return textTerms(text.replace(/[^\p{L}\p{N}_.\s-]+/gu, ' '), splitCase);
+}
+
 function termCounts(text: string, splitCase = false): Map<string, number> {
   const counts = new Map<string, number>();
-  const cleaned = text.replace(/[^\p{L}\p{N}_.\s-]+/gu, ' ');
-  for (const t of textTerms(cleaned, splitCase)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of answerTerms(text, splitCase)) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
 

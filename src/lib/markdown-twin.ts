@@ -10,6 +10,7 @@ import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
+import { TWIN_INDEX_POINTER } from '../../gateway/engine/markdown-sections.ts';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
   bullet: '-',
@@ -65,7 +66,7 @@ function markdownTwin({ title, description, body, isMdx, llmsUrl }: TwinInput): 
   const text = (isMdx ? mdxToMarkdown(body) : body).trim();
   const head = [`# ${title}`];
   if (description) head.push(`> ${description.replace(/\s*\n\s*/g, ' ')}`);
-  if (llmsUrl) head.push(`Index of every page of this site, as Markdown: ${llmsUrl}`);
+  if (llmsUrl) head.push(`${TWIN_INDEX_POINTER}${llmsUrl}`);
   return `${head.join('\n\n')}\n\n${text}\n`;
 }
 

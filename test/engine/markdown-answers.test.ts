@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { answer, type AnswerSource } from '../../gateway/engine/answer.ts';
 import { citationFilter } from '../../gateway/engine/citations.ts';
-import { markdownSections } from '../../gateway/engine/markdown-sections.ts';
+import { TWIN_INDEX_POINTER, markdownSections } from '../../gateway/engine/markdown-sections.ts';
 import { COVERED_THRESHOLD, rankSections } from '../../gateway/engine/passages.ts';
 
 describe('markdownSections', () => {
@@ -54,6 +54,11 @@ describe('markdownSections', () => {
     expect(again!.blocks).toEqual([{ kind: 'table', markdown: '| a | b |\n|---|---|\n| 1 | 2 |' }]);
   });
 
+  it('leaves out the pointer to llms.txt a twin carries: it is not content of the page', () => {
+    const [intro] = markdownSections(`# Title\n\n> The description.\n\n${TWIN_INDEX_POINTER}https://docs.example.com/llms.txt\n\nIntro paragraph.\n`);
+    expect(intro!.blocks.map((b) => b.markdown)).toEqual(['> The description.', 'Intro paragraph.']);
+  });
+
   it('closes a fence the page left open', () => {
     const [intro] = markdownSections('Text\n\n~~~sh\nnpm test');
     expect(intro!.blocks[1]).toEqual({ kind: 'code', lang: 'sh', markdown: '~~~sh\nnpm test\n~~~' });
@@ -69,6 +74,11 @@ describe('sections an extractive answer quotes', () => {
     const workers = page('max-workers', 'maxWorkers', 'How many processes run at once. Defaults to the number of CPUs.');
     const [best] = rankSections('limit the number of workers', [workers]);
     expect(best!.coverage).toBe(1); // "limit" ~ "max", "workers" in `maxWorkers`, "number" in the body
+  });
+
+  it('split the words of a question at the punctuation the words of a section are split at (`--reporter=json`)', () => {
+    const output = page('output-file', 'outputFile', 'Write test results to a file when the `--reporter=json` option is also specified.');
+    expect(rankSections('--reporter=json', [output])[0]!.coverage).toBeGreaterThanOrEqual(COVERED_THRESHOLD);
   });
 
   it('read a misspelt word as its correction when it looks like a slip of the fingers, not when it is another word', () => {
