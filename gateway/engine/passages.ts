@@ -83,11 +83,10 @@ function has(counts: Map<string, number>, term: string): number {
 
 
 /**
- * A word that stands for a question term besides the term itself, with what an occurrence weighs in a body and what
- * naming it in a heading or title weighs: a related word (synonyms.ts) names the term fully and counts RELATED_WEIGHT
- * in a body; a correction of a misspelt term weighs its similarity in both.
+ * A word that stands for a question term besides the term itself, and what its occurrence in a body weighs: a related
+ * word (synonyms.ts) RELATED_WEIGHT, the correction of a slip 1 (the word the reader meant). Either names the term.
  */
-interface Alternative { term: string; body: number; name: number }
+interface Alternative { term: string; body: number }
 
 const NO_CORRECTIONS: Corrections = new Map();
 
@@ -99,31 +98,19 @@ function alternativesOf(query: string, terms: readonly string[], corrections: Co
   const typed = new Map<string, string>();
   if (corrections.size) for (const word of query.split(/\s+/)) if (word) typed.set(primaryTerm(word), word);
   return terms.map((term) => {
-    const out: Alternative[] = relatedTerms(term).map((r) => ({ term: r, body: RELATED_WEIGHT, name: 1 }));
-    for (const c of corrections.get(term) ?? []) {
-      // the reader meant that word: it stands for the term fully
-      if (isTypingSlip(typed.get(term) ?? term, c.term)) out.push({ term: c.term, body: 1, name: 1 });
-    }
+    const out: Alternative[] = relatedTerms(term).map((r) => ({ term: r, body: RELATED_WEIGHT }));
+    for (const c of corrections.get(term) ?? []) if (isTypingSlip(typed.get(term) ?? term, c.term)) out.push({ term: c.term, body: 1 });
     return out;
   });
 }
 
-/** How well a heading, title or block names the term: 1 for the term itself or a related word, a correction's similarity, else 0. */
-function nameWeight(counts: Map<string, number>, term: string, alternatives: readonly Alternative[]): number {
-  if (has(counts, term) > 0) return 1;
-  let best = 0;
-  for (const a of alternatives) if (a.name > best && has(counts, a.term) > 0) best = a.name;
-  return best;
+/** Whether a heading, title or block holds the term or a word that stands for it. */
+function namesTerm(counts: Map<string, number>, term: string, alternatives: readonly Alternative[]): boolean {
+  return has(counts, term) > 0 || alternatives.some((a) => has(counts, a.term) > 0);
 }
 
 interface IndexedSection { section: Section; heading: Map<string, number>; length: number }
-interface Indexed extends IndexedSection {
-  source: number;
-  title: Map<string, number>;
-  /** Per query term: its weighted occurrences in the body, and how well its best-named form there stands for it (0..1). */
-  body: number[];
-  bodyMatch: number[];
-}
+interface Indexed extends IndexedSection { source: number; title: Map<string, number>; /** occurrences of each query term in the body */ body: number[] }
 
 /** A page's sections and the body terms of all of them, sorted, with their count per section (prefix lookups). */
 interface IndexedPage {
@@ -196,31 +183,21 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
   sources.forEach((s, source) => {
     const title = termCounts(s.title, true);
     const page = indexedPage(s);
-    const counts: Float64Array[] = [];
-    const matches: Float64Array[] = [];
-    terms.forEach((t, k) => {
+    const counts = terms.map((t, k) => {
       const c = bodyCounts(page, t);
-      const match = new Float64Array(c.length);
-      for (let i = 0; i < c.length; i++) if (c[i]) match[i] = 1;
       for (const a of alternatives[k]!) {
         const ac = bodyCounts(page, a.term);
-        for (let i = 0; i < c.length; i++) {
-          if (!ac[i]) continue;
-          c[i]! += a.body * ac[i]!;
-          // a related word stands for the term (as it does in headings); a correction as much as it is similar
-          if (a.name > match[i]!) match[i] = a.name;
-        }
+        for (let i = 0; i < c.length; i++) c[i]! += a.body * ac[i]!;
       }
-      counts.push(c);
-      matches.push(match);
+      return c;
     });
-    page.sections.forEach((x, i) => indexed.push({ ...x, source, title, body: counts.map((c) => c[i]!), bodyMatch: matches.map((m) => m[i]!) }));
+    page.sections.forEach((x, i) => indexed.push({ ...x, source, title, body: counts.map((c) => c[i]!) }));
   });
   const n = indexed.length;
   const idf = new Map<string, number>();
   terms.forEach((t, k) => {
     let df = 0;
-    for (const x of indexed) if (x.bodyMatch[k] || nameWeight(x.heading, t, alternatives[k]!) || nameWeight(x.title, t, alternatives[k]!)) df++;
+    for (const x of indexed) if (namesTerm(x.heading, t, alternatives[k]!) || namesTerm(x.title, t, alternatives[k]!) || x.body[k]) df++;
     idf.set(t, Math.log(1 + (n + 1) / (df + 0.5)));
   });
   const totalIdf = terms.reduce((sum, t) => sum + idf.get(t)!, 0) || 1;
@@ -233,17 +210,14 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
       let inHeadings = 0;
       terms.forEach((t, k) => {
         const w = idf.get(t)!;
-        // each 0..1: 1 for the term itself (or a related word), a correction's similarity, 0 when absent
-        const inHeading = nameWeight(x.heading, t, alternatives[k]!);
-        const inTitle = nameWeight(x.title, t, alternatives[k]!);
+        const inHeading = namesTerm(x.heading, t, alternatives[k]!);
+        const inTitle = namesTerm(x.title, t, alternatives[k]!);
         const inBody = x.body[k]!;
-        const bodyMatch = x.bodyMatch[k]!;
-        const named = Math.max(inHeading, inTitle);
-        covered += w * Math.max(named, bodyMatch);
-        if (bodyMatch && !named) bodyOnly += w * bodyMatch;
-        inHeadings += w * named;
+        if (inHeading || inTitle || inBody) covered += w;
+        if (inBody && !inHeading && !inTitle) bodyOnly += w;
+        if (inHeading || inTitle) inHeadings += w;
         const bodyWeight = inBody ? (inBody * (K1 + 1)) / (inBody + K1 * (1 - B + (B * x.length) / avgLength)) : 0;
-        score += w * (2 * inHeading + inTitle + bodyWeight);
+        score += w * ((inHeading ? 2 : 0) + (inTitle ? 1 : 0) + bodyWeight);
       });
       const coverage = covered / totalIdf;
       // a section whose only match is a word somewhere in a long body is weak evidence
@@ -262,7 +236,9 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
 function blockScore(block: Block, terms: readonly string[], alternatives: readonly Alternative[][]): number {
   const counts = termCounts(block.markdown);
   let hits = 0;
-  terms.forEach((t, k) => (hits += nameWeight(counts, t, alternatives[k]!)));
+  terms.forEach((t, k) => {
+    if (namesTerm(counts, t, alternatives[k]!)) hits++;
+  });
   return block.kind === 'code' ? hits * 0.5 : hits;
 }
 
@@ -279,7 +255,7 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   if (best < 0) best = 0;
   // a section whose heading names the question starts with its answer; otherwise the best-matching prose block
   const headingCounts = termCounts(section.heading);
-  if (!terms.some((t, k) => nameWeight(headingCounts, t, alternatives[k]!) > 0)) {
+  if (!terms.some((t, k) => namesTerm(headingCounts, t, alternatives[k]!))) {
     let bestScore = -1;
     blocks.forEach((b, i) => {
       const s = blockScore(b, terms, alternatives);
