@@ -16,12 +16,14 @@
  *      per slice (searchBody(), for GET /api/search); a slice already rendered is answered from memory (the same
  *      frozen hits array, or the same Buffer, for the same slice);
  *   3. miss: one round trip to the least-busy worker ranks the matching pages (a limited request: a bounded heap of
- *      2 × (offset+limit), every match still counted) and renders the requested slice;
+ *      2 × (offset+limit), every match still counted) and renders the requested slice (an index of at most
+ *      IN_THREAD_MAX_PAGES pages, the assistant's portfolio, has no workers: the same protocol answers on this
+ *      thread, in-thread-pool.ts);
  *      concurrent identical misses share one in-flight request;
  *   4. a later page of a cached ranking (cursor pagination) is rendered by a worker: hits in chunks of 250 (each reply
  *      is deserialized on the main thread), bodies whole (bytes, transferred: no copy, no parsing).
- * Why: nothing query-related runs on the main thread besides the cache and the slicing, so a broad query never
- * stalls the event loop, and a repeated query costs a memory lookup.
+ * Why: nothing query-related runs on the main thread besides the cache and the slicing (and the queries of a tiny
+ * index), so a broad query never stalls the event loop, and a repeated query costs a memory lookup.
  */
 import { join } from 'node:path';
 import { Lru } from '../lru.ts';

@@ -95,8 +95,8 @@ export class TermDictionary {
   }
 
   /**
-   * The typo neighbours a term matches, given its expansions (`own`, the exact term first when present): all of them for a term no
-   * segment holds, the common ones for a rare term (see the module comment), none otherwise.
+   * The typo neighbours a term matches, given its expansions (`own`, the exact term first when present): all of them
+   * for a term no segment holds, the common ones for a rare term (see the module comment), none otherwise.
    */
   private typoNeighbours(term: string, own: readonly Expansion[]): Expansion[] {
     const exact = own[0]?.similarity === 1 ? this.pages(own[0].ids) : 0;
