@@ -17,7 +17,8 @@
  * A passage is a run of whole blocks (markdown-sections.ts): the best-matching paragraph or list of the section (its
  * first when the section's heading names the question),
  * the paragraph that leads into it when it is a list or code, and the code blocks and lists that follow it, within
- * PASSAGE_CHARS. Code blocks are never cut: one too long for the budget is left out whole.
+ * PASSAGE_CHARS; after an option's fields (a `**Type:**`, `**Default:**` list) the paragraphs that describe it too.
+ * Code blocks are never cut: one too long for the budget is left out whole.
  */
 import { Lru } from './lru.ts';
 import type { Corrections } from './search.ts';
@@ -233,6 +234,16 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
     .sort((a, b) => b.score - a.score || a.source - b.source);
 }
 
+const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+:\*\*/;
+
+/** A list whose every item is a `**Label:** value` field: the Type, Default and CLI lines that open an option's section. */
+function isFieldList(block: Block): boolean {
+  if (block.kind !== 'list') return false;
+  const items = block.markdown.split('\n').filter((line) => LIST_ITEM_LINE.test(line));
+  return items.length > 0 && items.every((line) => FIELD_ITEM_LINE.test(line));
+}
+
 function blockScore(block: Block, terms: readonly string[], alternatives: readonly Alternative[][]): number {
   const counts = termCounts(block.markdown);
   let hits = 0;
@@ -270,12 +281,15 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   if (start > 0 && blocks[start - 1]!.kind === 'paragraph' && (blocks[start]!.kind !== 'paragraph' || /:\s*$/.test(blocks[start - 1]!.markdown))) start--;
   const chosen: Block[] = [];
   let prose = 0;
+  // an option's fields (Type, Default) say little alone: the paragraphs after them say what it does
+  const describing = isFieldList(blocks[best]!);
   for (let i = start; i < blocks.length && i <= best + 3; i++) {
     const b = blocks[i]!;
     if (i > best) {
       // after the best block: the code, lists and tables that illustrate it, and a paragraph only when announced
       const leadsIn = /:\s*$/.test(chosen.at(-1)!.markdown);
-      if (b.kind === 'paragraph' && !leadsIn) break;
+      const description = describing && chosen.every((c) => c.kind === 'paragraph' || isFieldList(c));
+      if (b.kind === 'paragraph' && !leadsIn && !description) break;
       if (b.kind !== 'code' && prose + b.markdown.length > PASSAGE_CHARS) break;
     }
     chosen.push(b);

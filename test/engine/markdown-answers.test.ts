@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { answer, type AnswerSource } from '../../gateway/engine/answer.ts';
 import { citationFilter } from '../../gateway/engine/citations.ts';
 import { TWIN_INDEX_POINTER, markdownSections } from '../../gateway/engine/markdown-sections.ts';
-import { COVERED_THRESHOLD, rankSections } from '../../gateway/engine/passages.ts';
+import { COVERED_THRESHOLD, rankSections, sectionPassage } from '../../gateway/engine/passages.ts';
 
 describe('markdownSections', () => {
   const twin = [
@@ -79,6 +79,15 @@ describe('sections an extractive answer quotes', () => {
   it('split the words of a question at the punctuation the words of a section are split at (`--reporter=json`)', () => {
     const output = page('output-file', 'outputFile', 'Write test results to a file when the `--reporter=json` option is also specified.');
     expect(rankSections('--reporter=json', [output])[0]!.coverage).toBeGreaterThanOrEqual(COVERED_THRESHOLD);
+  });
+
+  it('quote an option with what it does, not its Type and Default alone', () => {
+    const [section] = markdownSections('# Server\n\n## server.hmr\n\n- **Type:** `boolean`\n- **Default:** `true`\n\nDisable or configure HMR.\n\nSet `server.hmr.overlay` to `false` to hide the overlay.\n\n## server.port\n\nThe port.\n').filter((x) => x.heading === 'server.hmr');
+    expect(sectionPassage(section!, 'hmr overlay').map((b) => b.markdown)).toEqual([
+      '- **Type:** `boolean`\n- **Default:** `true`',
+      'Disable or configure HMR.',
+      'Set `server.hmr.overlay` to `false` to hide the overlay.',
+    ]);
   });
 
   it('read a misspelt word as its correction when it looks like a slip of the fingers, not when it is another word', () => {
