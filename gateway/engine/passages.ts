@@ -17,7 +17,8 @@
  * A passage is a run of whole blocks (markdown-sections.ts): the best-matching paragraph or list of the section (its
  * first when the section's heading names the question),
  * the paragraph that leads into it when it is a list or code, and the code blocks and lists that follow it, within
- * PASSAGE_CHARS; after an option's fields (a `**Type:**`, `**Default:**` list) the paragraphs that describe it too.
+ * PASSAGE_CHARS (a list or table a lead-in announces, up to CODE_CHARS); after an option's fields (a `**Type:**`,
+ * `**Default:**` list) the paragraphs that describe it too.
  * Code blocks are never cut: one too long for the budget is left out whole.
  */
 import { Lru } from './lru.ts';
@@ -290,7 +291,9 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
       const leadsIn = /:\s*$/.test(chosen.at(-1)!.markdown);
       const description = describing && chosen.every((c) => c.kind === 'paragraph' || isFieldList(c));
       if (b.kind === 'paragraph' && !leadsIn && !description) break;
-      if (b.kind !== 'code' && prose + b.markdown.length > PASSAGE_CHARS) break;
+      // a list or table a lead-in announces may take what a code block may: it is what the lead-in promised
+      const announced = leadsIn && (b.kind === 'list' || b.kind === 'table') && b.markdown.length <= CODE_CHARS;
+      if (b.kind !== 'code' && !announced && prose + b.markdown.length > PASSAGE_CHARS) break;
     }
     chosen.push(b);
     if (b.kind !== 'code') prose += b.markdown.length;

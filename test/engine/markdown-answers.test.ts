@@ -90,6 +90,13 @@ describe('sections an extractive answer quotes', () => {
     ]);
   });
 
+  it('quote the list a lead-in announces even when it is longer than a passage of prose', () => {
+    const steps = Array.from({ length: 12 }, (_, i) => `${i + 1}. **Step ${i + 1}:** the hooks of this stage run, in the order they were defined in the file`).join('\n');
+    expect(steps.length).toBeGreaterThan(900);
+    const [section] = markdownSections(`# Lifecycle\n\n## Order\n\nThe execution follows this order:\n\n${steps}\n`).filter((x) => x.heading === 'Order');
+    expect(sectionPassage(section!, 'execution order').map((b) => b.kind)).toEqual(['paragraph', 'list']);
+  });
+
   it('read a misspelt word as its correction when it looks like a slip of the fingers, not when it is another word', () => {
     const fs = page('mocking-file-system', 'Mocking the File System', 'Mock the file system so that tests do not touch the disk.');
     const slip = new Map([['sytem', [{ term: 'system', similarity: 0.5 }]]]);
