@@ -52,10 +52,13 @@ export const COVERED_THRESHOLD = 0.5;
 const PASSAGE_CHARS = 900;
 const CODE_CHARS = 1600;
 
-/** Query terms that carry meaning: stopwords and question filler removed (unless nothing else is left). */
+/**
+ * Query terms that carry meaning: stopwords, question filler and single letters (`x` and `y` of `toBe(y)`) removed,
+ * unless nothing else is left.
+ */
 export function questionTerms(query: string, filler: ReadonlySet<string> = QUESTION_FILLER): string[] {
   const all = [...new Set(answerTerms(query))];
-  const key = all.filter((t) => !STOPWORDS.has(t) && !filler.has(t));
+  const key = all.filter((t) => t.length > 1 && !STOPWORDS.has(t) && !filler.has(t));
   return key.length ? key : all;
 }
 

@@ -97,6 +97,13 @@ describe('sections an extractive answer quotes', () => {
     expect(sectionPassage(section!, 'execution order').map((b) => b.kind)).toEqual(['paragraph', 'list']);
   });
 
+  it('do not look for the single letters of code in a question (`x`, `y` of `toBe(y)`)', () => {
+    const matchers = page('matchers', 'Using Matchers', 'Use `expect(value).toBe(expected)` for primitives and `toEqual` for objects: toBe vs toEqual is identity vs shape.');
+    const [withLetters] = rankSections('expect(x).toBe(y) vs toEqual', [matchers]);
+    expect(withLetters!.coverage).toBe(rankSections('expect toBe vs toEqual', [matchers])[0]!.coverage);
+    expect(withLetters!.coverage).toBeGreaterThanOrEqual(COVERED_THRESHOLD);
+  });
+
   it('read a misspelt word as its correction when it looks like a slip of the fingers, not when it is another word', () => {
     const fs = page('mocking-file-system', 'Mocking the File System', 'Mock the file system so that tests do not touch the disk.');
     const slip = new Map([['sytem', [{ term: 'system', similarity: 0.5 }]]]);
