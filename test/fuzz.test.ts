@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkResponse } from '../scripts/lib/fuzz/check.ts';
 import { fuzzReportMarkdown, runFuzz } from '../scripts/lib/fuzz/run.ts';
 import { startGateway, type RunningGateway } from './helpers/gateway.ts';
 
@@ -36,4 +37,12 @@ it('answers 2,000 generated requests with no finding', { timeout: 180_000 }, asy
   expect(report.shapes).toBeGreaterThan(100);
   expect(report.findings, fuzzReportMarkdown(report)).toEqual([]);
   expect(report.gatewayAlive).toBe(true);
+});
+
+it("reads a request target as the server routes it: `//x/api/y` is a path, not the host x's /api/y", () => {
+  const html404 = { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<!doctype html>', ms: 1 };
+  const request = (path: string) => ({ target: 'docs' as const, family: 'static', variant: 'GET', method: 'GET', path, headers: {} });
+  expect(checkResponse(request('//llms.txt/api/%00'), html404).filter((v) => v.rule === 'envelope')).toEqual([]);
+  // a path that is an API path still needs the Problem envelope
+  expect(checkResponse(request('/api/%00'), html404).map((v) => v.rule)).toContain('envelope');
 });

@@ -42,8 +42,10 @@ function docsSuccessSchema(req: FuzzRequest, status: number): z.ZodType | undefi
 
 function checkEnvelope(req: FuzzRequest, res: FuzzResponse, out: Violation[]): void {
   const type = header(res, 'content-type') ?? '';
-  // the path as the server routes it (dot segments resolved): `/api/../x` is the file /x, not an API path
-  const path = URL.canParse(req.path, 'http://fuzz') ? new URL(req.path, 'http://fuzz').pathname : req.path.split('?')[0]!;
+  // the path as the server routes it (dot segments resolved): `/api/../x` is the file /x, not an API path; a target
+  // is a path even when it starts with `//` (`//llms.txt/api/x` is not the host llms.txt's /api/x)
+  const target = req.path.startsWith('/') ? `http://fuzz${req.path}` : req.path;
+  const path = URL.canParse(target, 'http://fuzz') ? new URL(target, 'http://fuzz').pathname : req.path.split('?')[0]!;
   if (req.method === 'HEAD' || (res.body === '' && res.status === 304)) return;
   const body = parseJson(res.body);
   // JSON-RPC errors are MCP's own envelope on the MCP endpoint.
