@@ -59,7 +59,8 @@ const THRESHOLD_SHARE = 12;
 export class TermDictionary {
   private readonly segments: SegmentData[];
   private readonly maxExpansions: number;
-  private readonly memo = new BoundedMemo<string, Expansion[]>(MEMO_MAX);
+  /** Per query term: every expansion, and the typo neighbours among them before prefix duplicates were dropped. */
+  private readonly memo = new BoundedMemo<string, { all: Expansion[]; neighbours: Expansion[] }>(MEMO_MAX);
 
   constructor(segments: SegmentData[], maxExpansions: number) {
     this.segments = segments;
@@ -68,19 +69,24 @@ export class TermDictionary {
 
   /** The exact term (when present) and up to maxExpansions prefix expansions, most frequent first. */
   expansions(term: string): Expansion[] {
-    let out = this.memo.get(term);
-    if (out === undefined) {
-      out = this.compute(term);
+    return this.memoized(term).all;
+  }
+
+  private memoized(term: string): { all: Expansion[]; neighbours: Expansion[] } {
+    let entry = this.memo.get(term);
+    if (entry === undefined) {
+      let out = this.compute(term);
       const have = new Set(out.map((e) => e.term));
+      const neighbours = this.typoNeighbours(term, out);
       // neighbours that are not prefix expansions already (`middlewar` expands to `middleware` both ways)
-      const typos = this.typoNeighbours(term, out).filter((e) => !have.has(e.term));
+      const typos = neighbours.filter((e) => !have.has(e.term));
       for (const e of typos) have.add(e.term);
       if (typos.length) out = [...out, ...typos];
       const related = relatedTerms(term);
       if (related.length) out = [...out, ...this.relatedExpansions(related, have)];
-      this.memo.remember(term, out);
+      entry = this.memo.remember(term, { all: out, neighbours });
     }
-    return out;
+    return entry;
   }
 
   /**
@@ -89,8 +95,8 @@ export class TermDictionary {
    * MAX_CORRECTIONS, the nearest and most frequent first. Empty for every other term.
    */
   corrections(term: string): Correction[] {
-    return this.typoNeighbours(term, this.expansions(term))
-      .slice(0, MAX_CORRECTIONS)
+    return this.memoized(term)
+      .neighbours.slice(0, MAX_CORRECTIONS)
       .map((e) => ({ term: e.term, similarity: e.similarity }));
   }
 
