@@ -12,6 +12,16 @@ describe('text utilities', () => {
     expect(stem('status')).toBe('status');
   });
 
+  it('brings every form of a word to one stem, singulars ending in -s and -x included', () => {
+    for (const form of ['aliases', 'aliased', 'aliasing']) expect(stem(form)).toBe(stem('alias'));
+    expect(stem('canvases')).toBe(stem('canvas'));
+    expect(stem('apis')).toBe(stem('api'));
+    expect(stem('uris')).toBe(stem('uri'));
+    expect(stem('fixes')).toBe(stem('fix'));
+    expect(stem('indexes')).toBe(stem('index'));
+    expect(stem('analysis')).toBe('analysis');
+  });
+
   it('splits compound words into a joined term plus parts, folds case and diacritics', () => {
     expect(wordTerms('Node.js')).toEqual(['nodej', 'node', 'js']);
     expect(wordTerms('Café')).toEqual(['cafe']);
