@@ -294,10 +294,14 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     picked.sort((a, b) => a.source - b.source);
   } else {
     // the search ranking's first page leads when one of its sections covers the question (its first result is more
-    // often the page that answers than the best single section is); further passages from other pages first
+    // often the page that answers than the best single section is); further passages from other pages first, in the
+    // search's order for the same reason
     const lead = ranked.find((r) => r.source === 0 && r.coverage >= COVERED_THRESHOLD) ?? best;
     const further = ranked.filter((r) => r !== lead && r.score >= FURTHER_PASSAGE_SHARE * best.score && r.coverage >= COVERED_THRESHOLD);
-    picked = [lead, ...further.filter((r) => r.source !== lead.source), ...further.filter((r) => r.source === lead.source)].slice(0, GENERATE_PASSAGES);
+    const seen = new Set<number>([lead.source]);
+    const pageFirsts = further.filter((r) => !seen.has(r.source) && seen.add(r.source)).sort((a, b) => a.source - b.source);
+    const rest = further.filter((r) => r.source !== lead.source && !pageFirsts.includes(r));
+    picked = [lead, ...pageFirsts, ...rest, ...further.filter((r) => r.source === lead.source)].slice(0, GENERATE_PASSAGES);
   }
   const cited: { n: number; section: RankedSection }[] = [];
   for (const section of picked) {

@@ -123,6 +123,15 @@ describe('sections an extractive answer quotes', () => {
     expect(outcome.citations).toEqual([first.url, second.url]);
     expect(text.indexOf('[1]')).toBeLessThan(text.indexOf('[2]'));
   });
+
+  it('take further pages in the search order, one section each, before a better-scoring section of a later page', async () => {
+    const first = page('first', 'Retry', 'Retry a failed test a number of times before reporting it as failed.');
+    const second = page('second', 'Retries in reporters', 'Retry a failed test a number of times and the reporter shows it once, with the times it failed.');
+    const third = page('third', 'Retry failed tests', 'Retry a failed test a number of times: set `retry`.\n\n## Retry a failed test\n\nRetry a failed test a number of times with `retry`.');
+    let text = '';
+    const outcome = await answer({ query: 'how do I retry a failed test a number of times', mode: 'generate', sources: [first, second, third], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(outcome.citations).toEqual([first.url, second.url, third.url]);
+  });
 });
 
 describe('citationFilter', () => {
