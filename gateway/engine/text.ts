@@ -14,14 +14,15 @@ const MARKS = /\p{M}/gu;
  * A light, deterministic English stemmer: plural -s/-es/-ies, -ing, -ed, trailing -e.
  * Applied identically to indexed words and query terms; prefix matching covers the rest
  * (`install` also finds `installation`). Every form of a word must reach the same stem, or a reader's plural misses
- * the page that uses the singular: singulars that end in -s (`alias`, `canvas`) keep it, a four-letter -is is a plural
- * (`apis`, `uris`: acronyms; `this` is a stopword), and -xes loses its -es (`fixes` is `fix`, as `indexes` is `index`).
+ * the page that uses the singular: singulars that end in -s (`alias`, `canvas`) keep it, -ie nouns keep their -ie
+ * (`cookies`), a four-letter -is is a plural (`apis`, `uris`: acronyms; `this` is a stopword), and -xes loses its -es
+ * (`fixes` is `fix`, as `indexes` is `index`).
  */
 export function stem(w: string): string {
   if (w.length <= 3 || !ALPHA.test(w)) return w;
   if (SINGULAR_S.has(w)) return w;
   let s = w;
-  if (s.length > 4 && s.endsWith('ies')) s = s.slice(0, -3) + 'y';
+  if (s.length > 4 && s.endsWith('ies')) s = IE_NOUNS.has(s.slice(0, -1)) ? s.slice(0, -1) : s.slice(0, -3) + 'y';
   else if (s.endsWith('xes')) s = s.slice(0, -2);
   else if (s.endsWith('s') && !s.endsWith('ss') && !s.endsWith('us') && (!s.endsWith('is') || s.length === 4)) s = s.slice(0, -1);
   if (s.length > 5 && s.endsWith('ing')) s = undouble(s.slice(0, -3));
@@ -29,6 +30,9 @@ export function stem(w: string): string {
   if (s.length > 4 && s.endsWith('e')) s = s.slice(0, -1);
   return s;
 }
+
+/** Nouns in -ie, whose plural is not one of a -y noun (`cookies` is `cookie`, as `libraries` is `library`). */
+const IE_NOUNS = new Set(['cookie', 'movie', 'zombie', 'rookie', 'selfie', 'hoodie', 'calorie', 'brownie', 'genie', 'newbie', 'freebie', 'goalie', 'pixie', 'smoothie']);
 
 /** Singular words whose final -s is not a plural's (their plurals, `aliases`, reach them through -es and -e). */
 const SINGULAR_S = new Set(['alias', 'canvas', 'atlas', 'bias', 'chaos', 'cosmos']);

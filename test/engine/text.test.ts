@@ -15,6 +15,7 @@ describe('text utilities', () => {
   it('brings every form of a word to one stem, singulars ending in -s and -x included', () => {
     for (const form of ['aliases', 'aliased', 'aliasing']) expect(stem(form)).toBe(stem('alias'));
     expect(stem('canvases')).toBe(stem('canvas'));
+    expect(stem('cookies')).toBe(stem('cookie'));
     expect(stem('apis')).toBe(stem('api'));
     expect(stem('uris')).toBe(stem('uri'));
     expect(stem('fixes')).toBe(stem('fix'));
