@@ -70,6 +70,18 @@ function answerTerms(text: string, splitCase = false): string[] {
   return textTerms(text.replace(/[^\p{L}\p{N}_.\s-]+/gu, ' '), splitCase);
 }
 
+/**
+ * Markdown as the reader reads it: a link's destination is not prose (every link to `https://…` would otherwise make
+ * its section hold `http`, `github`, `com`), so inline links and images keep their text, autolinks and reference
+ * definitions go.
+ */
+function readText(markdown: string): string {
+  return markdown
+    .replace(/\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g, ']')
+    .replace(/<(?:https?|mailto):[^>\s]*>/g, ' ')
+    .replace(/^\s{0,3}\[[^\]]+\]:\s+\S+.*$/gm, ' ');
+}
+
 function termCounts(text: string, splitCase = false): Map<string, number> {
   const counts = new Map<string, number>();
   for (const t of answerTerms(text, splitCase)) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -137,7 +149,7 @@ function indexedPage(s: PassageSource): IndexedPage {
   if (cached && cached.content === s.content) return cached;
   const postings = new Map<string, [number, number][]>();
   const sections = markdownSections(s.content).map((section, i): IndexedSection => {
-    const body = termCounts(section.blocks.map((b) => b.markdown).join('\n'));
+    const body = termCounts(readText(section.blocks.map((b) => b.markdown).join('\n')));
     let length = 0;
     for (const [t, c] of body) {
       length += c;
@@ -249,7 +261,7 @@ function isFieldList(block: Block): boolean {
 }
 
 function blockScore(block: Block, terms: readonly string[], alternatives: readonly Alternative[][]): number {
-  const counts = termCounts(block.markdown);
+  const counts = termCounts(readText(block.markdown));
   let hits = 0;
   terms.forEach((t, k) => {
     if (namesTerm(counts, t, alternatives[k]!)) hits++;

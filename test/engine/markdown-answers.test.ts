@@ -81,6 +81,11 @@ describe('sections an extractive answer quotes', () => {
     expect(rankSections('--reporter=json', [output])[0]!.coverage).toBeGreaterThanOrEqual(COVERED_THRESHOLD);
   });
 
+  it('read a link by its text: its destination holds no words of the section (`https://` is not "https")', () => {
+    const options = page('server', 'Server Options', '## server.watch\n\nEnable watching in dev, see [the options](https://rolldown.rs/watch "Watch") and <https://github.com/x>.\n\n[watch]: https://example.com/\n\n## server.https\n\nEnable TLS and HTTP/2.');
+    expect(rankSections('how do I enable https in dev', [options])[0]!.label).toBe('Server Options › server.https');
+  });
+
   it('quote an option with what it does, not its Type and Default alone', () => {
     const [section] = markdownSections('# Server\n\n## server.hmr\n\n- **Type:** `boolean`\n- **Default:** `true`\n\nDisable or configure HMR.\n\nSet `server.hmr.overlay` to `false` to hide the overlay.\n\n## server.port\n\nThe port.\n').filter((x) => x.heading === 'server.hmr');
     expect(sectionPassage(section!, 'hmr overlay').map((b) => b.markdown)).toEqual([
