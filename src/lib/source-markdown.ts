@@ -10,7 +10,8 @@
 // (`<<< ./x.ts`, `<!--@include: ./x.md-->`) are read from the tree, `<script>` and
 // `<style>` blocks are dropped, components become their text or our badge, and each
 // kind of conversion is counted for the build's one-line-per-kind warnings.
-// Lines inside fenced code are never touched.
+// Lines inside fenced code are never touched, except in a `twoslash` sample: it loses the
+// set-up lines and annotations its page hides (`// ---cut---`, `// @errors`, `// ^?`).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
 
@@ -45,6 +46,38 @@ const githubAlert = /^(\s*)>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i;
 const blockTag = /^\s*<(script|style)\b/i;
 const componentTag = /<\/?([A-Z][A-Za-z0-9]*)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
 const badgeComponents = new Set(['Badge', 'Version', 'Experimental', 'Deprecated']);
+
+/** A fence's info string that asks for twoslash (`ts twoslash [vite.config.ts]`), and the word with its space. */
+const twoslashInfo = /(^|\s)twoslash(?=\s|$)\s*/;
+const twoslashCut = /^\s*\/\/\s*---cut(?:-before)?---\s*$/;
+const twoslashCutAfter = /^\s*\/\/\s*---cut-after---\s*$/;
+/** `// @noErrors`, `// @errors: 2339`, `// @filename: a.ts`, compiler options: one word; `// @ts-expect-error` and `// @vitest-environment` are the sample's own code. */
+const twoslashOption = /^\s*\/\/\s*@[A-Za-z]+(?::.*)?$/;
+/** `// ^?` (show the type), `// ^|` (completions), `// ^^^` (highlight). */
+const twoslashMarker = /^\s*\/\/\s*\^+[?|]?(?:\s.*)?$/;
+
+/**
+ * A twoslash sample as its page shows it (VitePress type-checks these at build time and hides the set-up): the lines
+ * up to the last `// ---cut---` and from `// ---cut-after---` dropped, with the option and marker lines.
+ */
+function twoslashSample(lines: readonly string[]): string[] {
+  let start = 0;
+  lines.forEach((line, k) => {
+    if (twoslashCut.test(line)) start = k + 1;
+  });
+  let end = lines.findIndex((line, k) => k >= start && twoslashCutAfter.test(line));
+  if (end < 0) end = lines.length;
+  return lines.slice(start, end).filter((line) => !twoslashOption.test(line) && !twoslashMarker.test(line));
+}
+
+/** The index of the line that closes the fence opened at `start` by `marker`, or lines.length when none does. */
+function closingFence(lines: readonly string[], start: number, marker: string): number {
+  for (let k = start + 1; k < lines.length; k++) {
+    const close = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[k]!);
+    if (close && close[1]![0] === marker[0] && close[1]!.length >= marker.length) return k;
+  }
+  return lines.length;
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -141,6 +174,15 @@ export class SourceConverter {
         continue;
       }
       const open = line.includes('``') || line.includes('~~') ? fenceOpen.exec(line) : null;
+      if (open && twoslashInfo.test(open[3]!)) {
+        const close = closingFence(lines, i, open[2]!);
+        emit(`${open[1]}${open[2]}${open[3]!.replace(twoslashInfo, '$1').trimEnd()}`);
+        for (const l of twoslashSample(lines.slice(i + 1, close))) emit(l);
+        if (close < lines.length) emit(lines[close]!);
+        this.ctx.note('twoslash annotations dropped (cut lines, compiler options, query markers)');
+        i = close;
+        continue;
+      }
       if (open) {
         fence = open[2]!;
         emit(line);

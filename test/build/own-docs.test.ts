@@ -176,6 +176,16 @@ describe('a VitePress tree with pages without frontmatter (trimmed copy of Viteâ
     expect(prose(distDir, '/docs/guide/features')).toContain('href="/docs/config/index"');
   });
 
+  it('shows a twoslash sample as its page does: no set-up lines above the cut, no options or query markers', () => {
+    const twin = readSiteFile(distDir, 'docs/guide/features.md');
+    expect(twin).toContain("```ts [vite.config.ts]\nconst modules = import.meta.glob('./dir/*.js')\n// @ts-expect-error the sample's own comment\nexport default modules\n```");
+    const text = prose(distDir, '/docs/guide/features').replace(/<[^>]+>/g, '');
+    expect(text).toContain('vite.config.ts');
+    expect(text).toContain("const modules = import.meta.glob('./dir/*.js')");
+    expect(text).not.toMatch(/---cut|vite\/client|@noErrors|\^\?|hidden|twoslash/);
+    expect(output).toMatch(/twoslash annotations dropped .*: 1$/m);
+  });
+
   it('copies public/ assets linked root-relative, and leaves missing ones as written with one warning', () => {
     expect(prose(distDir, '/docs/guide/features')).toContain('<img src="/assets/public/og-image.png" alt="Cover">');
     expect(prose(distDir, '/docs/blog/announcing-vite')).toContain('src="/assets/public/og-image.png"');
