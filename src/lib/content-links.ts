@@ -5,7 +5,8 @@
 //
 // A link is a page link when it is relative, or root-relative, and has no file
 // extension or `.md`, `.mdx`, `.html` (`./mocking/classes.md`, `/config/globals`,
-// `/guide/`, `../api/#vi`). Any other extension names an asset: found in the tree
+// `/guide/`, `../api/#vi`). A root-relative link may start with the content folder's
+// own name (`/en/guides/x/` in a tree at `docs/en`, as Starlight's locales write them). Any other extension names an asset: found in the tree
 // (or its `public/` folder, for root-relative ones) it is copied to /assets/.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -160,6 +161,13 @@ function resolveTarget(table: LinkTable, fromFile: string, target: string): Reso
   const key = normal.replace(pageExtension, '').replace(/\/+$/, '').toLowerCase();
   const url = table.pages.get(key) ?? table.pages.get(key ? `${key}/index` : 'index');
   if (url) return { kind: 'page', url: `${url}${rest}` };
+  // a tree cut out of a larger one (Starlight's `src/content/docs/en`) links with its folder's name first: `/en/guides/x/`
+  const own = rooted ? `${posix.basename(table.contentDir.split('\\').join('/')).toLowerCase()}/` : '';
+  if (own && key.startsWith(own)) {
+    const inner = key.slice(own.length);
+    const found = table.pages.get(inner) ?? table.pages.get(inner ? `${inner}/index` : 'index');
+    if (found) return { kind: 'page', url: `${found}${rest}` };
+  }
   if (rooted && (key === '' || siteOwned.test(key))) return { kind: 'keep' };
   // /docs and /docs/<section> are the generated index pages.
   if (rooted && (key === 'docs' || (/^docs\/[^/]+$/.test(key) && table.sections.has(key.slice(5))))) return { kind: 'keep' };

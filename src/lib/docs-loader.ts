@@ -2,7 +2,8 @@
 // (src/lib/source-markdown.ts, html mode: links to the new URLs, callouts, code groups,
 // includes, tool-only blocks dropped) and rendered by the project's Markdown processor.
 // `.mdx` pages are this site's own format: Astro's glob loader and the MDX integration
-// keep them. The conversion depends on the whole tree (links resolve against the set of
+// keep them, unless they import what this site cannot resolve (another tool's
+// components, src/lib/foreign-mdx.ts): those are read as Markdown too. The conversion depends on the whole tree (links resolve against the set of
 // pages, includes read other files), so an entry's digest is its text plus the tree's
 // key (treeKey): editing a page re-renders that page, adding a page or changing a
 // snippet re-renders all.
@@ -13,6 +14,7 @@ import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { contentFiles, forgetLinkTable, linkTable, resolveLink, treeKey } from './content-links.ts';
+import { isForeignMdx } from './foreign-mdx.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
 import { prunePacks, renderedHtmlDir, writePack, type StoredRendering } from './rendered-html.ts';
 
@@ -21,15 +23,21 @@ type DataEntry = NonNullable<ReturnType<LoaderContext['store']['get']>>;
 /** Entry ids are the file path without extension, so the URL rule (src/lib/routes.ts) sees the folders. */
 export const idFromPath = ({ entry }: { entry: string }) => entry.replace(/\.(md|mdx)$/, '');
 
+/** The pages read as Markdown: `.md`, and `.mdx` pages of another tool (src/lib/foreign-mdx.ts). */
+function markdownPages(contentDir: string): string[] {
+  return contentFiles(contentDir).filter((f) => f.endsWith('.md') || (f.endsWith('.mdx') && isForeignMdx(join(contentDir, f))));
+}
+
 export function docsLoader(base: string): Loader {
-  // retainBody: false keeps raw bodies out of the data store Astro inlines into the
-  // prerender bundle (−9 s and −0.5 GB at 10,000 pages); the twin reads the file instead.
-  const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**'], base, generateId: idFromPath, retainBody: false });
   return {
     name: 'agent-docs-content',
     async load(context: LoaderContext) {
       const contentDir = resolve(base);
-      const pages = contentFiles(contentDir).filter((f) => f.endsWith('.md'));
+      const pages = markdownPages(contentDir);
+      // retainBody: false keeps raw bodies out of the data store Astro inlines into the
+      // prerender bundle (−9 s and −0.5 GB at 10,000 pages); the twin reads the file instead.
+      const foreign = pages.filter((f) => f.endsWith('.mdx')).map((f) => `!${f}`);
+      const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**', ...foreign], base, generateId: idFromPath, retainBody: false });
       const markdownIds = new Set(pages.map((f) => idFromPath({ entry: f })));
       // The glob loader deletes the entries it did not load: it sees only the others.
       const store = new Proxy(context.store, {
@@ -45,7 +53,7 @@ export function docsLoader(base: string): Loader {
       context.watcher?.on('all', (_event, path) => {
         if (relative(contentDir, path).startsWith('..')) return;
         forgetLinkTable(contentDir);
-        const now = contentFiles(contentDir).filter((f) => f.endsWith('.md'));
+        const now = markdownPages(contentDir);
         const nowIds = new Set(now.map((f) => idFromPath({ entry: f })));
         for (const id of markdownIds) if (!nowIds.has(id)) context.store.delete(id);
         loadMarkdown(context, contentDir, now).catch((err: Error) => context.logger.error(err.message));

@@ -20,17 +20,49 @@ const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).us
 
 const jsxElement = new Set(['mdxJsxFlowElement', 'mdxJsxTextElement']);
 const dropped = new Set(['mdxjsEsm', 'mdxFlowExpression', 'mdxTextExpression']);
+/** Inline content: a flow element written on one line (`<ReadMore>Read [this](/x)</ReadMore>`) holds it directly. */
+const phrasing = new Set(['text', 'emphasis', 'strong', 'delete', 'inlineCode', 'link', 'linkReference', 'image', 'imageReference', 'break', 'footnoteReference', 'mdxJsxTextElement']);
+
+/** A flow element's children as blocks: runs of inline content become paragraphs. */
+function asBlocks(children: RootContent[]): RootContent[] {
+  const out: RootContent[] = [];
+  let run: RootContent[] = [];
+  const flush = () => {
+    if (run.some((c) => c.type !== 'text' || c.value.trim())) out.push({ type: 'paragraph', children: run } as RootContent);
+    run = [];
+  };
+  for (const child of children) {
+    if (phrasing.has(child.type)) run.push(child);
+    else {
+      flush();
+      out.push(child);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** A tab's label: Starlight's `<TabItem label="npm">`, a slotted `<Fragment slot="npm">` of a package-manager tab set. */
+function tabLabel(element: { name: string | null; attributes?: { type: string; name?: string; value?: unknown }[] }): string | undefined {
+  const key = element.name === 'TabItem' ? 'label' : element.name === 'Fragment' ? 'slot' : undefined;
+  const value = key ? element.attributes?.find((a) => a.type === 'mdxJsxAttribute' && a.name === key)?.value : undefined;
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
 
 function flattenJsx(node: Parent): void {
   const out: RootContent[] = [];
   for (const child of node.children as RootContent[]) {
     if (dropped.has(child.type)) continue;
     if (jsxElement.has(child.type)) {
-      const element = child as unknown as Parent & { name: string | null };
+      const element = child as unknown as Parent & { name: string | null; type: string };
       flattenJsx(element);
+      const label = tabLabel(element);
       // <summary> reads as a bold lead-in once the <details> box is gone.
       if (element.name === 'summary' && element.children.length > 0) {
         out.push({ type: 'paragraph', children: [{ type: 'strong', children: element.children as never }] } as RootContent);
+      } else if (element.type === 'mdxJsxFlowElement') {
+        if (label) out.push({ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: label }] }] } as RootContent);
+        out.push(...asBlocks(element.children as RootContent[]));
       } else {
         out.push(...(element.children as RootContent[]));
       }

@@ -38,7 +38,8 @@ export const calloutKinds: Readonly<Record<string, string>> = {
 };
 
 const fenceOpen = /^(\s*)(`{3,}|~{3,})(.*)$/;
-const containerOpen = /^(\s*)(:{3,})\s*([A-Za-z][\w-]*)(?:\[([^\]]*)\])?\s*(.*?)\s*$/;
+// `\[` too: a Starlight title as an MDX page's twin prints it (`:::note\[Title]`)
+const containerOpen = /^(\s*)(:{3,})\s*([A-Za-z][\w-]*)(?:\\?\[([^\]]*)\])?\s*(.*?)\s*$/;
 const containerClose = /^\s*:{3,}\s*$/;
 const codeInclude = /^(\s*)<<<\s+(\S+?)(?:\{([^}]*)\})?(?:\s+\[([^\]]*)\])?\s*$/;
 const markdownInclude = /^\s*<!--\s*@include:\s*(.+?)\s*-->\s*$/;
@@ -145,9 +146,29 @@ export class SourceConverter {
       out.push(`${indent}${'> '.repeat(quotes.length)}${rest}`.trimEnd());
     };
 
+    // an MDX page of another tool, read as Markdown (src/lib/foreign-mdx.ts): its ESM lines and comments go
+    const mdx = mode === 'html' && depth === 0 && file.endsWith('.mdx');
+    let statement = false;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       const lineNo = firstLine + i;
+      if (mdx && !fence && (statement || /^(?:import|export)\b/.test(line))) {
+        // a statement continues until its specifier (`from '…'`, `import '…'`) or a `;`
+        statement = !/(?:\bfrom\s*|^import\s*)(['"])[^'"]*\1|;\s*$/.test(line) && !/^export\s+(?:const|let|var|function)\b.*[^{,(\[]\s*$/.test(line);
+        continue;
+      }
+      if (mdx && !fence && line.includes('{/*')) {
+        const rest = line.replace(/\{\/\*[\s\S]*?\*\/\}/g, '');
+        if (rest.includes('{/*')) {
+          skipUntil = /\*\/\}/;
+          if (rest.slice(0, rest.indexOf('{/*')).trim()) emit(this.inline(rest.slice(0, rest.indexOf('{/*')), file, lineNo));
+          continue;
+        }
+        if (!rest.trim()) continue;
+        lines[i] = rest;
+        i--;
+        continue;
+      }
       if (fence) {
         emit(line);
         const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
@@ -373,6 +394,9 @@ export class SourceConverter {
     let text = !hasTag ? part : part.replace(componentTag, (whole, name: string, attrs: string, selfClosing: string) => {
       const badge = badgeComponents.has(name);
       if (whole.startsWith('</')) return badge ? (ctx.mode === 'html' ? '</span>' : ')') : '';
+      // a tab of Starlight's <Tabs> or a package manager's slotted <Fragment>: its label leads its content
+      const tab = name === 'TabItem' ? attribute(attrs, 'label') : name === 'Fragment' ? attribute(attrs, 'slot') : undefined;
+      if (tab) return `**${tab}**`;
       ctx.note(badge ? `<${name}> shown as a badge` : 'components rendered as their text');
       if (!badge) return '';
       const type = attribute(attrs, 'type') ?? (name === 'Badge' ? 'info' : name.toLowerCase());

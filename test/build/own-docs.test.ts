@@ -1,6 +1,7 @@
 // Bring your own docs: trimmed copies of two real VitePress trees (test/fixtures/byod/,
 // shaped like ../shared/corpora: nested folders, containers, code groups, includes,
-// every link form, pages without frontmatter) build as they are; a collision and a
+// every link form, pages without frontmatter) and a Starlight tree whose MDX imports
+// its theme's components build as they are; a collision and a
 // broken link fail the build naming what is wrong. Plus the twins of the main fixture:
 // absolute links and the llms.txt pointer.
 import { existsSync, readFileSync } from 'node:fs';
@@ -191,6 +192,47 @@ describe('a VitePress tree with pages without frontmatter (trimmed copy of Vite�
     expect(prose(distDir, '/docs/blog/announcing-vite')).toContain('src="/assets/public/og-image.png"');
     expect(existsSync(join(distDir, 'site', 'assets', 'public', 'og-image.png'))).toBe(true);
     expect(output).toMatch(/\[content\] links to files that are not in the content folder \(left as written\): 1$/m);
+  });
+});
+
+describe('a Starlight tree whose MDX imports the theme’s components (shaped like Astro’s docs, content folder `en/`)', () => {
+  let distDir = '';
+  let output = '';
+  beforeAll(async () => {
+    const result = await build(join(fixture('starlight'), 'en'));
+    ({ distDir, output } = result);
+    if (result.code !== 0) throw new Error(`build failed:\n${output.slice(-3000)}`);
+  }, 300_000);
+
+  it('reads an MDX page whose imports do not resolve as Markdown: no import lines, components as their text, tabs by their labels', () => {
+    expect(output).toMatch(/MDX pages importing what this site cannot resolve, read as Markdown \(components shown as their text\): 2$/m);
+    const html = prose(distDir, '/docs/guides/integrations-guide');
+    expect(html).not.toMatch(/@astrojs\/starlight|~\/components|ReadMore|a comment the page hides/);
+    expect(html).toContain('<p><strong>pnpm</strong></p>');
+    expect(html).toMatch(/<p><strong>pnpm<\/strong><\/p>\s*<div class="code-block"><pre class="code" tabindex="0" data-lang="shell">/);
+    expect(html).toContain('<p class="callout-title">Using a custom adapter</p>');
+    expect(html).toContain('<div class="code-title">astro.config.mjs</div>');
+    const collections = prose(distDir, '/docs/guides/content-collections');
+    expect(collections).toContain('<p><strong>JSON</strong>');
+    expect(collections).toContain('<li>content.config.ts</li>');
+  });
+
+  it('resolves links written with the content folder’s name first (`/en/guides/x/`), in HTML and twin', () => {
+    expect(prose(distDir, '/docs/guides/integrations-guide')).toContain('<a href="/docs/reference/configuration-reference#integrations">');
+    const twin = readSiteFile(distDir, 'docs/guides/integrations-guide.md');
+    expect(twin).toContain(`[content collections](${fixtureSiteUrl}/docs/guides/content-collections)`);
+  });
+
+  it('gives a twin with its blocks apart and its tabs labelled, even after a one-line component', () => {
+    const twin = readSiteFile(distDir, 'docs/guides/integrations-guide.md');
+    expect(twin).toContain('few lines of code.\n\n## Automatic integration setup\n\n');
+    expect(twin).toContain('**npm**\n\n```shell\nnpx astro add sitemap\n```\n\n**pnpm**');
+    expect(twin).toContain('> **Using a custom adapter**');
+    expect(twin).not.toMatch(/^import |@astrojs\/starlight/m);
+  });
+
+  it('keeps an MDX page without such imports as MDX: its expressions are evaluated', () => {
+    expect(prose(distDir, '/docs/guides/environment-variables')).toContain('start with PUBLIC_.');
   });
 });
 

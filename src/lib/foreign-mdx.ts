@@ -1,0 +1,55 @@
+// MDX pages written for another tool. Starlight, Docusaurus and Astro's own docs import
+// their theme's components (`import { Steps } from '@astrojs/starlight/components'`,
+// `import Tabs from '@theme/Tabs'`, `~/components/ReadMore.astro`), which this site
+// cannot resolve: compiled as MDX, such a page stops the build. A page with an import
+// that does not resolve is read as Markdown instead, the way a page of a VitePress tree
+// is: its `import`/`export` lines and `{/* comments */}` dropped, its components shown as
+// their text (src/lib/source-markdown.ts). An MDX page whose imports all resolve (or that
+// has none) stays MDX, rendered by the MDX integration.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+
+/** `import … from 'x'` and `import 'x'` at the start of a line, the specifier on the same line as `from`. */
+const importFrom = /^(?:import|export)\b[^'"]*?\bfrom\s*(['"])([^'"]+)\1|^import\s*(['"])([^'"]+)\3/gm;
+const fence = /^\s*(`{3,}|~{3,})/;
+const requireHere = createRequire(join(process.cwd(), 'package.json'));
+
+/** The import specifiers of an MDX page outside its fenced code. */
+export function mdxImports(source: string): string[] {
+  const out: string[] = [];
+  let open: string | null = null;
+  const prose: string[] = [];
+  for (const line of source.split('\n')) {
+    const f = fence.exec(line);
+    if (f) {
+      if (open === null) open = f[1]!;
+      else if (f[1]![0] === open[0] && f[1]!.length >= open.length && line.trim() === f[1]) open = null;
+      continue;
+    }
+    if (open === null) prose.push(line);
+  }
+  // a multi-line import names its specifier on its last line: join each statement first
+  const text = prose.join('\n').replace(/^(import|export)\b([^;'"]*?\{[^}]*\})/gm, (_w, kw: string, rest: string) => `${kw}${rest.replace(/\s+/g, ' ')}`);
+  for (const m of text.matchAll(importFrom)) out.push(m[2] ?? m[4]!);
+  return out;
+}
+
+function resolves(specifier: string, file: string): boolean {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) {
+    const path = specifier.startsWith('/') ? specifier : resolve(dirname(file), specifier);
+    return ['', '.ts', '.js', '.mjs', '.astro', '.mdx', '.md', '.json'].some((ext) => existsSync(path + ext));
+  }
+  try {
+    requireHere.resolve(specifier);
+    return true;
+  } catch (err) {
+    // the package is there, but exports no CommonJS entry for this path: it resolves for the bundler
+    return (err as { code?: string }).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED';
+  }
+}
+
+/** Whether an MDX page (an absolute path) imports something this site cannot resolve. */
+export function isForeignMdx(file: string, source = readFileSync(file, 'utf8')): boolean {
+  return mdxImports(source).some((specifier) => !resolves(specifier, file));
+}
