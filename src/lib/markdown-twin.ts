@@ -11,6 +11,7 @@ import remarkStringify from 'remark-stringify';
 import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
 import { TWIN_INDEX_POINTER } from '../../gateway/engine/markdown-sections.ts';
+import { componentLead } from './tool-components.ts';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
   bullet: '-',
@@ -42,11 +43,19 @@ function asBlocks(children: RootContent[]): RootContent[] {
   return out;
 }
 
-/** A tab's label: Starlight's `<TabItem label="npm">`, a slotted `<Fragment slot="npm">` of a package-manager tab set. */
-function tabLabel(element: { name: string | null; attributes?: { type: string; name?: string; value?: unknown }[] }): string | undefined {
-  const key = element.name === 'TabItem' ? 'label' : element.name === 'Fragment' ? 'slot' : undefined;
-  const value = key ? element.attributes?.find((a) => a.type === 'mdxJsxAttribute' && a.name === key)?.value : undefined;
-  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+type JsxElement = Parent & { name: string | null; type: string; attributes?: { type: string; name?: string; value?: unknown }[] };
+
+/** What a component's attributes show (src/lib/tool-components.ts), as Markdown nodes. */
+function leadNodes(element: JsxElement): RootContent[] {
+  const lead = element.name ? componentLead(element.name, (key) => {
+    const value = element.attributes?.find((a) => a.type === 'mdxJsxAttribute' && a.name === key)?.value;
+    return typeof value === 'string' ? value : undefined;
+  }) : undefined;
+  if (!lead) return [];
+  if ('bold' in lead) return [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: lead.bold }] }] } as RootContent];
+  const { title, href, description } = lead.link;
+  const link = { type: 'link', url: href, children: [{ type: 'text', value: title }] };
+  return [{ type: 'paragraph', children: description ? [link, { type: 'text', value: `: ${description}` }] : [link] } as RootContent];
 }
 
 function flattenJsx(node: Parent): void {
@@ -54,15 +63,13 @@ function flattenJsx(node: Parent): void {
   for (const child of node.children as RootContent[]) {
     if (dropped.has(child.type)) continue;
     if (jsxElement.has(child.type)) {
-      const element = child as unknown as Parent & { name: string | null; type: string };
+      const element = child as unknown as JsxElement;
       flattenJsx(element);
-      const label = tabLabel(element);
       // <summary> reads as a bold lead-in once the <details> box is gone.
       if (element.name === 'summary' && element.children.length > 0) {
         out.push({ type: 'paragraph', children: [{ type: 'strong', children: element.children as never }] } as RootContent);
       } else if (element.type === 'mdxJsxFlowElement') {
-        if (label) out.push({ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: label }] }] } as RootContent);
-        out.push(...asBlocks(element.children as RootContent[]));
+        out.push(...leadNodes(element), ...asBlocks(element.children as RootContent[]));
       } else {
         out.push(...(element.children as RootContent[]));
       }

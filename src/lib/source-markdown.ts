@@ -14,6 +14,7 @@
 // set-up lines and annotations its page hides (`// ---cut---`, `// @errors`, `// ^?`).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
+import { componentLead, leadMarkdown } from './tool-components.ts';
 
 export type SourceMode = 'html' | 'twin';
 
@@ -394,9 +395,9 @@ export class SourceConverter {
     let text = !hasTag ? part : part.replace(componentTag, (whole, name: string, attrs: string, selfClosing: string) => {
       const badge = badgeComponents.has(name);
       if (whole.startsWith('</')) return badge ? (ctx.mode === 'html' ? '</span>' : ')') : '';
-      // a tab of Starlight's <Tabs> or a package manager's slotted <Fragment>: its label leads its content
-      const tab = name === 'TabItem' ? attribute(attrs, 'label') : name === 'Fragment' ? attribute(attrs, 'slot') : undefined;
-      if (tab) return `**${tab}**`;
+      // a tab's label, a card's title, an aside's title lead their content (src/lib/tool-components.ts)
+      const lead = componentLead(name, (key) => attribute(attrs, key));
+      if (lead) return leadMarkdown(lead);
       ctx.note(badge ? `<${name}> shown as a badge` : 'components rendered as their text');
       if (!badge) return '';
       const type = attribute(attrs, 'type') ?? (name === 'Badge' ? 'info' : name.toLowerCase());

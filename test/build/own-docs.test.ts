@@ -215,6 +215,11 @@ describe('a Starlight tree whose MDX imports the theme’s components (shaped li
     const collections = prose(distDir, '/docs/guides/content-collections');
     expect(collections).toContain('<p><strong>JSON</strong>');
     expect(collections).toContain('<li>content.config.ts</li>');
+    expect(collections).toContain('<a href="/docs/guides/environment-variables">Environment variables</a>: Read secrets at build time.');
+    expect(collections).toMatch(/<strong>Caution<\/strong>\s*Keep your keys out of client code\./);
+    const twin = readSiteFile(distDir, 'docs/guides/content-collections.md');
+    expect(twin).toContain(`[Environment variables](${fixtureSiteUrl}/docs/guides/environment-variables): Read secrets at build time.`);
+    expect(twin).toContain('**Caution**\n\nKeep your keys out of client code.');
   });
 
   it('resolves links written with the content folder’s name first (`/en/guides/x/`), in HTML and twin', () => {
