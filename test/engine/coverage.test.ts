@@ -1,5 +1,5 @@
 // Coverage ranking ('any', the search API and /ask): pages holding more of a query's meaningful words rank higher,
-// a short query ranks the pages holding all its words first, question filler weighs little, the title counts as a
+// a short query ranks the pages holding all its words first (those whose section headings hold them before the rest), question filler weighs little, the title counts as a
 // field, and the total counts every page holding at least one word. An in-memory index of a few synthetic pages.
 import { describe, expect, it } from 'vitest';
 import { queryTerms } from '../../gateway/engine/text.ts';
@@ -46,6 +46,19 @@ describe('coverage ranking', () => {
   it('a page whose title holds the query ranks first, above a page holding it more often in its body', () => {
     const { urls: ranked } = urls('flaky');
     expect(ranked).toEqual(['/docs/guide/retries', '/docs/guide/notes']);
+  });
+
+  it('a short query ranks the pages whose section headings hold it above pages that only mention it', () => {
+    const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
+    // the reference: a long page with a section headed `vi.spyOn`; the guide: a short page that uses it twice
+    const reference = fragment('/docs/api/vi', 'Vi', `${words(6)} vi.spyOn Creates a spy on a method of an object. ${words(6)}`);
+    reference.anchors = [{ element: 'h2', id: 'vi-spyon', text: 'vi.spyOn', location: reference.content.split(' ').indexOf('vi.spyOn') }];
+    const guide = fragment('/docs/guide/spies', 'Spies', 'Use vi.spyOn to watch a method; vi.spyOn keeps the original.');
+    const mini = miniIndex([guide, reference]);
+    expect(mini.ranked('vi.spyOn').urls).toEqual(['/docs/api/vi', '/docs/guide/spies']);
+    // a heading that only begins the word (a prefix) does not name it; nor does one holding one of two words
+    expect(mini.ranked('vi.spy').urls[0]).toBe('/docs/guide/spies');
+    expect(mini.ranked('vi.spyOn original').urls[0]).toBe('/docs/guide/spies');
   });
 
   it('limited rankings are the prefix of the full ranking, with the same total', () => {

@@ -7,9 +7,10 @@
  * segment-builder.ts) plus the title as a field (TITLE_WEIGHT), the expansions of one query term folded into one BM25
  * term (similarity-weighted frequencies add up; df is their union); question filler ("use", "way") weighs
  * FILLER_WEIGHT. Coverage: the score is multiplied by the share of the query's meaningful (non-filler) words the page
- * holds, and a query of one or two meaningful words ranks the pages holding all of them first. Pages whose title
- * holds every term rank above all others (shorter titles, and exact rather than prefix title matches, first); ties by
- * url (top-k.ts).
+ * holds, and a query of one or two meaningful words ranks the pages holding all of them first, and above those the
+ * pages whose section headings (h2–h6) hold them all, as typed (not a prefix or a typo neighbour): `vi.spyOn`
+ * finds the reference section before the guides that use it. Pages whose title holds every term rank above all
+ * others (shorter titles, and exact rather than prefix title matches, first); ties by url (top-k.ts).
  *
  * Why per-worker scratch arrays the size of the index, stamped per query: a query touches a few thousand pages of
  * tens of thousands, and allocating or clearing per-page arrays per query would cost more than the scoring.
@@ -59,6 +60,11 @@ export class QueryScorer {
   private readonly matched: Uint16Array;
   private readonly titleMatched: Uint8Array;
   private readonly titleMask: Uint16Array;
+  /** Per page: the counted query terms its section headings hold (bit mask), valid where headingStamp is the query's. */
+  private readonly headingMask: Uint16Array;
+  private readonly headingStamp: Int32Array;
+  /** The pages markHeadings found with every counted term in their headings. */
+  private readonly headedPages: Int32Array;
   /** Per page: the similarity of the title expansion that first matched each query term, summed. */
   private readonly titleSimilarity: Float64Array;
   /** Per page: the query that last touched it (its scratch values are stale otherwise), and the touched pages. */
@@ -83,6 +89,9 @@ export class QueryScorer {
     this.matched = new Uint16Array(n);
     this.titleMatched = new Uint8Array(n);
     this.titleMask = new Uint16Array(n);
+    this.headingMask = new Uint16Array(n);
+    this.headingStamp = new Int32Array(n);
+    this.headedPages = new Int32Array(n);
     this.titleSimilarity = new Float64Array(n);
     this.queryStamp = new Int32Array(n);
     this.touched = new Int32Array(n);
@@ -93,6 +102,44 @@ export class QueryScorer {
     this.termPages = new Int32Array(n);
     this.lengthNorm = new Float64Array(n);
     for (let d = 0; d < n; d++) this.lengthNorm[d] = K1 * (1 - B + (B * documents.lengths[d]!) / documents.averageLength);
+  }
+
+  /**
+   * The heading tier's marks: for each page of this query (stamp) whose section headings hold every counted term as
+   * typed (exact expansions only: a prefix or a typo neighbour is not the heading the query names), its mask
+   * (headingMask, valid where headingStamp is the query's). Returns how many pages hold them all, listed first in
+   * headedPages. Run only for short queries, after their pages are scored: a question pays nothing for it.
+   */
+  private markHeadings(terms: readonly string[], counted: number, stamp: number): number {
+    const { documents, headingMask, headingStamp, queryStamp, matched } = this;
+    const segments = documents.segments;
+    let full = 0;
+    for (let ti = 0; ti < terms.length; ti++) {
+      const bit = 1 << ti;
+      if ((counted & bit) === 0) continue;
+      for (const v of this.dictionary.expansions(terms[ti]!)) {
+        if (v.similarity !== 1) continue;
+        for (let k = 0; k < segments.length; k++) {
+          const id = v.ids[k]!;
+          if (id < 0) continue;
+          const { headingPostingsStart, headingPostingPages } = segments[k]!;
+          const base = documents.segmentBase[k]!;
+          for (let e = headingPostingsStart[id]!, end = headingPostingsStart[id + 1]!; e < end; e++) {
+            const d = base + headingPostingPages[e]!;
+            if (queryStamp[d] !== stamp || (matched[d]! & bit) === 0) continue;
+            if (headingStamp[d] !== stamp) {
+              headingStamp[d] = stamp;
+              headingMask[d] = 0;
+            }
+            if ((headingMask[d]! & bit) === 0) {
+              headingMask[d]! |= bit;
+              if (headingMask[d] === counted) this.headedPages[full++] = d;
+            }
+          }
+        }
+      }
+    }
+    return full;
   }
 
   /**
@@ -219,13 +266,27 @@ export class QueryScorer {
       if ((mask & counted) === counted) allCovered++;
       else if (score > maxPartial) maxPartial = score;
     }
-    // a short query: the pages holding all its words first (a tier above every partial match)
-    const allFirst = nCounted <= ALL_WORDS_FIRST_MAX && allCovered > 0;
+    // a short query: the pages holding all its words first (a tier above every partial match), and above them the
+    // pages whose section headings hold them all (`vi.spyOn` is the reference section, not a guide that uses it)
+    const short = nCounted <= ALL_WORDS_FIRST_MAX;
+    const allFirst = short && allCovered > 0;
     for (let k = 0; k < nc; k++) {
       const d = candidates[k]!;
       if (titleMatched[d] === nT) continue;
       if (allFirst && (matched[d]! & counted) === counted) fin[d]! += maxPartial;
       if (fin[d]! > maxBody) maxBody = fin[d]!;
+    }
+    const headed = allFirst ? this.markHeadings(terms, counted, stamp) : 0;
+    if (headed > 0) {
+      // every page's score is below maxBody: added to the headed pages, it puts them above all others
+      const offset = maxBody;
+      const all = (1 << nT) - 1;
+      for (let j = 0; j < headed; j++) {
+        const d = this.headedPages[j]!;
+        if (titleMatched[d] === nT || (match === 'all' && matched[d] !== all) || (typeFilter >= 0 && documents.types[d] !== typeFilter)) continue;
+        fin[d]! += offset;
+        if (fin[d]! > maxBody) maxBody = fin[d]!;
+      }
     }
     // title tier: above every other page; shorter titles (the query is more of the title) and titles holding the words
     // themselves rather than longer words they begin (`fsModuleCache` before `fsModuleCachePath`) first

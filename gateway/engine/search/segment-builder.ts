@@ -2,8 +2,8 @@
  * Index building: one segment from Pagefind fragments (the bundle's meta index is the authoritative page list; its
  * fragments hold the text, headings/anchors, title and filters Pagefind extracted at build time). Tokenizes each
  * distinct word spelling once (text.ts), weights words under headings (h1 3, h2 2.5, h3 2, h4–h6 1.5), and lays the
- * result out as the flat arrays of segment.ts: a sorted term dictionary, body and title postings (CSR), page texts
- * with word checkpoints. Section postings and static hits are added by section-builder.ts.
+ * result out as the flat arrays of segment.ts: a sorted term dictionary, body, title and section-heading postings
+ * (CSR), page texts with word checkpoints. Section postings and static hits are added by section-builder.ts.
  *
  * Why in child processes (build-process.ts), one segment each: a build's transient memory (maps, growing arrays,
  * strings) goes back to the OS when the process exits, and segments build in parallel. Fragments come in as an
@@ -28,6 +28,8 @@ function shared<T extends Int32Array | Uint32Array | Float32Array | Uint8Array>(
 
 const WORD = /(?:[^\s]|\uFEFF)+/g;
 const NON_ASCII = /[^\x00-\x7f]/;
+/** Section headings (h1 is the page's title, a field of its own). */
+const SECTION_HEADING = /^h[2-6]$/i;
 const HEADING_WEIGHT: Record<string, number> = { h1: 3, h2: 2.5, h3: 2, h4: 1.5, h5: 1.5, h6: 1.5 };
 
 /** Builds one segment from Pagefind fragments (in the given order; an iterable so they can be streamed). */
@@ -48,6 +50,8 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
   const bodyFrequencies = new GrowableArray((k) => new Float32Array(k), 1 << 16);
   const titleTerms = new GrowableArray((k) => new Int32Array(k));
   const titlePages = new GrowableArray((k) => new Int32Array(k));
+  const headingTerms = new GrowableArray((k) => new Int32Array(k));
+  const headingPages = new GrowableArray((k) => new Int32Array(k));
   const tokens = new GrowableArray((k) => new Int32Array(k), 1 << 16);
   const checkpoints = new GrowableArray((k) => new Uint32Array(k), 1 << 12);
   const firstWord = new Int32Array(n + 1);
@@ -155,17 +159,24 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
       tf[id] = 0;
     }
     touched.length = 0;
-    const seenT = new Set<number>();
-    for (const w of title.split(/\s+/)) {
-      for (const t of wordTerms(w, true)) {
-        const id = idOf(t);
-        if (!seenT.has(id)) {
-          seenT.add(id);
-          titleTerms.push(id);
-          titlePages.push(i);
+    // title and section-heading postings: each term once per page, camelCase words split (`setupFiles`: `setup`, `file`)
+    const fieldPostings = (texts: Iterable<string>, terms: GrowableArray<Int32Array>, pagesOf: GrowableArray<Int32Array>) => {
+      const seen = new Set<number>();
+      for (const text of texts) {
+        for (const w of text.split(/\s+/)) {
+          for (const t of wordTerms(w, true)) {
+            const id = idOf(t);
+            if (seen.has(id)) continue;
+            seen.add(id);
+            terms.push(id);
+            pagesOf.push(i);
+          }
         }
       }
-    }
+    };
+    fieldPostings([title], titleTerms, titlePages);
+    const headings = (Array.isArray(f.anchors) ? f.anchors : []).filter((a) => a?.text && SECTION_HEADING.test(a.element ?? ''));
+    fieldPostings(headings.map((a) => toPlainText(a.text!)), headingTerms, headingPages);
     chunks.push(buf);
     bytes += buf.length;
   }
@@ -201,6 +212,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
   };
   const bodyPostings = csr(bodyTerms, bodyPages, bodyFrequencies);
   const titlePostings = csr(titleTerms, titlePages);
+  const headingPostings = csr(headingTerms, headingPages);
   const content = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
   const byUrl = new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n);
   Array.from({ length: n }, (_, k) => k)
@@ -222,6 +234,8 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     bodyPostingFrequencies: bodyPostings.w!,
     titlePostingsStart: titlePostings.start,
     titlePostingPages: titlePostings.d,
+    headingPostingsStart: headingPostings.start,
+    headingPostingPages: headingPostings.d,
     pageLengths: shared(Float32Array, lengths, n),
     pageTypes: shared(Uint8Array, types, n),
     pageFirstWord: shared(Int32Array, firstWord, n + 1),

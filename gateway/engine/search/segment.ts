@@ -63,6 +63,9 @@ export interface SegmentData {
   /** Title postings: term → pages whose title holds it. */
   titlePostingsStart: Int32Array;
   titlePostingPages: PageArray;
+  /** Heading postings: term → pages with a section heading (h2–h6) that holds it (the heading tier, query.ts). */
+  headingPostingsStart: Int32Array;
+  headingPostingPages: PageArray;
   /** Words per page (BM25's document length). */
   pageLengths: Float32Array;
   /** Index into CONTENT_TYPES per page. */

@@ -3,7 +3,7 @@
  * their source path in the corpus (`guide/mocking/classes.md`), turned into the built site's page paths through the
  * build manifest, whose pages record the file they were built from (`source`): the set outlives any change of the
  * address rule. Known-item queries (every page title) are generated here from the build: all pages sharing a title
- * are judged for it.
+ * are judged for it; so are section known items (every heading that names an API or option, as `vi.spyOn`).
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -14,14 +14,39 @@ export interface BuiltPage {
   title: string;
   /** The source file relative to the content folder, `/`-separated. */
   source: string;
+  /** Its section headings. */
+  headings: readonly { depth: number; text: string }[];
 }
 
 /** The manifest's pages; a build without `source` fields predates the evaluation's needs. */
-export function builtPages(pages: readonly { path: string; title: string; source?: string }[], manifestFile: string): BuiltPage[] {
+export function builtPages(pages: readonly { path: string; title: string; source?: string; headings?: readonly { depth: number; text: string }[] }[], manifestFile: string): BuiltPage[] {
   return pages.map((p) => {
     if (!p.source) throw new Error(`${manifestFile}: page ${p.path} names no source file; rebuild with --rebuild`);
-    return { path: p.path, title: p.title, source: p.source };
+    return { path: p.path, title: p.title, source: p.source, headings: p.headings ?? [] };
   });
+}
+
+/** An API or option name as a section heading writes it: `server.proxy`, `vi.spyOn`, `expect.any` (a badge's `(4.1)` after it dropped). */
+const IDENTIFIER_HEADING = /^[\w$]+(?:\.[\w$\[\]-]+)+$/;
+
+/**
+ * Section known items: every h2/h3 heading that names an API or option (`vi.spyOn`) and no other heading of the site
+ * does, asked as typed; its page is judged. What an agent sends the search tool for a reference section.
+ */
+function sectionItems(pages: readonly BuiltPage[]): EvalQuery[] {
+  const byName = new Map<string, Set<string>>();
+  for (const p of pages) {
+    for (const h of p.headings) {
+      const name = h.text.replace(/\s*\([^)]*\)\s*$/, '').trim();
+      if (h.depth < 2 || h.depth > 3 || !IDENTIFIER_HEADING.test(name)) continue;
+      if (!byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), new Set());
+      byName.get(name.toLowerCase())!.add(`${name}\n${p.path}`);
+    }
+  }
+  return [...byName.values()]
+    .filter((found) => found.size === 1)
+    .map((found) => [...found][0]!.split('\n'))
+    .map(([name, path]) => ({ query: name!, relevant: new Map([[path!, 2]]) }));
 }
 
 const Judged = z.object({ query: z.string().min(1), relevant: z.record(z.string(), z.number().int().min(1).max(2)) });
@@ -43,11 +68,12 @@ export interface EvalSets {
   questions: EvalQuery[];
   typos: EvalQuery[];
   knownItems: EvalQuery[];
+  sectionItems: EvalQuery[];
   unanswerable: EvalQuery[];
 }
 
 export type SetName = keyof EvalSets;
-export const SET_NAMES: readonly SetName[] = ['questions', 'typos', 'knownItems', 'unanswerable'];
+export const SET_NAMES: readonly SetName[] = ['questions', 'typos', 'knownItems', 'sectionItems', 'unanswerable'];
 
 /** Source path → page path, through the manifest. */
 function sourceResolver(pages: readonly BuiltPage[]): (source: string) => string {
@@ -87,6 +113,7 @@ export function loadEvalSets(file: string, pages: readonly BuiltPage[]): EvalSet
     questions: judged(data.questions),
     typos: judged(data.typos),
     knownItems,
+    sectionItems: sectionItems(pages),
     unanswerable: data.unanswerable.map((q) => ({ query: q.query, relevant: new Map() })),
   };
 }

@@ -41,6 +41,7 @@ const SET_TITLES: Record<Exclude<SetName, 'unanswerable'>, string> = {
   questions: 'Natural-language questions',
   typos: 'Queries with one or two typos',
   knownItems: 'Known items (page titles)',
+  sectionItems: 'Section known items (API and option headings)',
 };
 
 const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)} %` : '–');
