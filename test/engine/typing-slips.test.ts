@@ -1,5 +1,5 @@
 // Which corrections the answerer reads as the reader's word (gateway/engine/typing-slips.ts): slips of the fingers
-// (a dropped, doubled or swapped letter) and not another real word one letter away.
+// (a dropped, doubled or swapped letter; a vowel for another in a long word) and not another real word one letter away.
 import { describe, expect, it } from 'vitest';
 import { isTypingSlip, slipDistance } from '../../gateway/engine/typing-slips.ts';
 
@@ -24,7 +24,15 @@ describe('typing slips', () => {
     expect(isTypingSlip('Teardwon', 'teardown')).toBe(true); // as typed, in any case
     expect(isTypingSlip('runnign', 'run')).toBe(true); // running: the stemmer undoubles the n
     expect(isTypingSlip('tesitng', 'test')).toBe(true); // testing
-    expect(isTypingSlip('dependancies', 'dependency')).toBe(false); // a spelling, not a slip
+  });
+
+  it('takes a vowel written for another for a slip in a word of six letters or more', () => {
+    expect(slipDistance('locaters', 'locators', true)).toBe(1);
+    expect(isTypingSlip('locaters', 'locator')).toBe(true);
+    expect(isTypingSlip('deploi', 'deploy')).toBe(true); // i for y
+    expect(isTypingSlip('dependancies', 'dependency')).toBe(true);
+    expect(isTypingSlip('later', 'liter')).toBe(false); // five letters: often another word
+    expect(isTypingSlip('mocked', 'masked')).toBe(false); // a consonant changed too
   });
 
   it('does not take another real word one edit away for a slip', () => {
