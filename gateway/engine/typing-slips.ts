@@ -2,11 +2,11 @@
  * Whether a misspelt word looks like a slip of the fingers for the word the search corrected it to: a dropped letter
  * (`sytem`), a doubled one (`commmon`), two adjacent letters swapped (`teardwon`), in a word of 6 or more letters a
  * vowel written for another (`locaters`, `deploi`, `dependancy`: the vowels people spell by ear), or two such slips
- * in a word of 9 or more letters. The search matches every near word (term-dictionary.ts: one edit of any kind), which serves
- * ranking; the answerer reads a question's word as its correction only when it looks like a slip, because a changed
- * or an added letter more often spells another real word the docs do not use ("bake" ~ "make", "socks" ~ "mocks",
- * "plant" ~ "plan"), and reading it as that word would answer a question the docs do not cover. A changed vowel in
- * a short word is often another word too ("later" ~ "liter"); from six letters it rarely is.
+ * in a word of 9 or more letters. The search matches every near word (term-dictionary.ts: one edit of any kind),
+ * which serves ranking; the answerer reads a question's word as its correction only when it looks like a slip,
+ * because a changed or an added letter more often spells another real word the docs do not use ("bake" ~ "make",
+ * "socks" ~ "mocks", "plant" ~ "plan"), and reading it as that word would answer a question the docs do not cover. A
+ * changed vowel in a short word is often another word too ("later" ~ "liter"); from six letters it rarely is.
  *
  * Index words are stems (text.ts stem): the typed word is compared with the correction plus each ending the stemmer
  * removes (`timres` is a slip for `timer` + `s`).
@@ -27,7 +27,8 @@ export function typedForm(word: string): string {
 
 /**
  * Slips from `typed` to `intended`: dropped letters, doubled letters and swaps cost one each, and with `vowels` a
- * vowel for another; any other edit is not a slip (Infinity). A small dynamic programme over both words (words are short: at most 64 letters are compared).
+ * vowel for another; any other edit is not a slip (Infinity). A small dynamic programme over both words (words are
+ * short: at most 64 letters are compared).
  */
 export function slipDistance(typed: string, intended: string, vowels = false): number {
   const a = typed.slice(0, 64);

@@ -6,8 +6,9 @@
 // A link is a page link when it is relative, or root-relative, and has no file
 // extension or `.md`, `.mdx`, `.html` (`./mocking/classes.md`, `/config/globals`,
 // `/guide/`, `../api/#vi`). A root-relative link may start with the content folder's
-// own name (`/en/guides/x/` in a tree at `docs/en`, as Starlight's locales write them). Any other extension names an asset: found in the tree
-// (or its `public/` folder, for root-relative ones) it is copied to /assets/.
+// own name (`/en/guides/x/` in a tree at `docs/en`, as Starlight's locales write them).
+// Any other extension names an asset: found in the tree (or its `public/` folder, for
+// root-relative ones) it is copied to /assets/.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';

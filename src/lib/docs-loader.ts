@@ -3,7 +3,8 @@
 // includes, tool-only blocks dropped) and rendered by the project's Markdown processor.
 // `.mdx` pages are this site's own format: Astro's glob loader and the MDX integration
 // keep them, unless they import what this site cannot resolve (another tool's
-// components, src/lib/foreign-mdx.ts): those are read as Markdown too. The conversion depends on the whole tree (links resolve against the set of
+// components, src/lib/foreign-mdx.ts): those are read as Markdown too. The conversion
+// depends on the whole tree (links resolve against the set of
 // pages, includes read other files), so an entry's digest is its text plus the tree's
 // key (treeKey): editing a page re-renders that page, adding a page or changing a
 // snippet re-renders all.

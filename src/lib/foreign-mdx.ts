@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { closesFence } from './source-markdown.ts';
 
 /** `import … from 'x'` and `import 'x'` at the start of a line, the specifier on the same line as `from`. */
 const importFrom = /^(?:import|export)\b[^'"]*?\bfrom\s*(['"])([^'"]+)\1|^import\s*(['"])([^'"]+)\3/gm;
@@ -21,13 +22,13 @@ export function mdxImports(source: string): string[] {
   let open: string | null = null;
   const prose: string[] = [];
   for (const line of source.split('\n')) {
-    const f = fence.exec(line);
-    if (f) {
-      if (open === null) open = f[1]!;
-      else if (f[1]![0] === open[0] && f[1]!.length >= open.length && line.trim() === f[1]) open = null;
+    if (open !== null) {
+      if (closesFence(line, open)) open = null;
       continue;
     }
-    if (open === null) prose.push(line);
+    const f = fence.exec(line);
+    if (f) open = f[1]!;
+    else prose.push(line);
   }
   // a multi-line import names its specifier on its last line: join each statement first
   const text = prose.join('\n').replace(/^(import|export)\b([^;'"]*?\{[^}]*\})/gm, (_w, kw: string, rest: string) => `${kw}${rest.replace(/\s+/g, ' ')}`);

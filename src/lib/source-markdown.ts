@@ -72,12 +72,15 @@ function twoslashSample(lines: readonly string[]): string[] {
   return lines.slice(start, end).filter((line) => !twoslashOption.test(line) && !twoslashMarker.test(line));
 }
 
+/** Whether `line` closes a fence opened by `marker` (the same character, at least as many, nothing after it). */
+export function closesFence(line: string, marker: string): boolean {
+  const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
+  return close !== null && close[1]![0] === marker[0] && close[1]!.length >= marker.length;
+}
+
 /** The index of the line that closes the fence opened at `start` by `marker`, or lines.length when none does. */
 function closingFence(lines: readonly string[], start: number, marker: string): number {
-  for (let k = start + 1; k < lines.length; k++) {
-    const close = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[k]!);
-    if (close && close[1]![0] === marker[0] && close[1]!.length >= marker.length) return k;
-  }
+  for (let k = start + 1; k < lines.length; k++) if (closesFence(lines[k]!, marker)) return k;
   return lines.length;
 }
 
@@ -172,8 +175,7 @@ export class SourceConverter {
       }
       if (fence) {
         emit(line);
-        const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
-        if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
+        if (closesFence(line, fence)) fence = null;
         continue;
       }
       if (skipUntil) {
@@ -314,8 +316,7 @@ export class SourceConverter {
     for (let i = start + 1; i < lines.length; i++) {
       const line = lines[i]!;
       if (fence) {
-        const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
-        if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
+        if (closesFence(line, fence)) fence = null;
         continue;
       }
       const open = fenceOpen.exec(line);
@@ -341,8 +342,7 @@ export class SourceConverter {
     for (const line of inner.split('\n')) {
       if (fence) {
         blocks[blocks.length - 1]!.lines.push(line);
-        const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
-        if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = null;
+        if (closesFence(line, fence)) fence = null;
         continue;
       }
       const open = fenceOpen.exec(line);
