@@ -113,7 +113,12 @@ export function takeLeadingHeading(text: string): { heading?: string; rest: stri
   const m = /^#\s+(.+?)\s*#*\s*$/.exec(lines[first] ?? '');
   if (!m) return { rest: text };
   lines[first] = '';
-  return { heading: m[1], rest: lines.join('\n') };
+  return { heading: withoutCustomId(m[1]!), rest: lines.join('\n') };
+}
+
+/** A heading's text without a VitePress custom id (`## Options {#options}`): headings get their ids from their text. */
+export function withoutCustomId(heading: string): string {
+  return heading.includes('{#') ? heading.replace(/\s*\{#[\w-]+\}\s*$/, '') : heading;
 }
 
 export class SourceConverter {
@@ -293,9 +298,9 @@ export class SourceConverter {
         continue;
       }
       let text = line;
-      if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && /\s*\{#[\w-]+\}\s*$/.test(text)) {
+      if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && withoutCustomId(text) !== text) {
         this.ctx.note('custom heading ids {#id} dropped (headings get ids from their text)');
-        text = text.replace(/\s*\{#[\w-]+\}\s*$/, '');
+        text = withoutCustomId(text);
       }
       // an opening tag of a component left open at the end of the line (attributes on the next lines)
       if (hasTag && /<[A-Z][A-Za-z0-9]*\b[^>]*$/.test(text.replace(/`[^`]*`/g, ''))) {

@@ -62,7 +62,7 @@ export class SourcePages {
     const body = converter.convert(rest, file);
     const lines = body.split('\n');
     const heading = lead ?? firstHeading(lines);
-    let title = cleanTitle(frontmatterTitle) ?? (heading ? inlineText(heading).trim() : undefined);
+    let title = cleanTitle(frontmatterTitle) ?? (heading ? inlineText(heading).replace(/\s+/g, ' ').trim() : undefined);
     if (!title) {
       this.count('pages without a title or "# " heading, titled after their file name');
       title = fileTitle(file);
