@@ -16,7 +16,9 @@ const MARKS = /\p{M}/gu;
  * (`install` also finds `installation`). Every form of a word must reach the same stem, or a reader's plural misses
  * the page that uses the singular: singulars that end in -s (`alias`, `canvas`) keep it, -ie nouns keep their -ie
  * (`cookies`), a four-letter -is is a plural (`apis`, `uris`: acronyms; `this` is a stopword), and -xes loses its -es
- * (`fixes` is `fix`, as `indexes` is `index`).
+ * (`fixes` is `fix`, as `indexes` is `index`). The -ate family goes to its root (`isolation`, `isolated`, `isolate` →
+ * `isol`; `configuration` → `configur`, as `configure`), so the noun a reader types meets the verb or the option name
+ * a page uses; a root under four letters keeps the usual stem (`update` → `updat`, `creation` stays).
  */
 export function stem(w: string): string {
   if (w.length <= 3 || !ALPHA.test(w)) return w;
@@ -25,11 +27,16 @@ export function stem(w: string): string {
   if (s.length > 4 && s.endsWith('ies')) s = IE_NOUNS.has(s.slice(0, -1)) ? s.slice(0, -1) : s.slice(0, -3) + 'y';
   else if (s.endsWith('xes')) s = s.slice(0, -2);
   else if (s.endsWith('s') && !s.endsWith('ss') && !s.endsWith('us') && (!s.endsWith('is') || s.length === 4)) s = s.slice(0, -1);
+  const ate = ATE_FAMILY.exec(s);
+  if (ate) return ate[1]!;
   if (s.length > 5 && s.endsWith('ing')) s = undouble(s.slice(0, -3));
   else if (s.length > 4 && s.endsWith('ed') && !s.endsWith('eed')) s = undouble(s.slice(0, -2));
   if (s.length > 4 && s.endsWith('e')) s = s.slice(0, -1);
   return s;
 }
+
+/** The -ate family (`isolate`, `isolated`, `isolating`, `isolation`, `isolator`) on a root of 4+ letters: the root. */
+const ATE_FAMILY = /^([a-z]{4,})(?:ation|ator|ate|ated|ating)$/;
 
 /** Nouns in -ie, whose plural is not one of a -y noun (`cookies` is `cookie`, as `libraries` is `library`). */
 const IE_NOUNS = new Set(['cookie', 'movie', 'zombie', 'rookie', 'selfie', 'hoodie', 'calorie', 'brownie', 'genie', 'newbie', 'freebie', 'goalie', 'pixie', 'smoothie']);

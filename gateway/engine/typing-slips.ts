@@ -14,7 +14,7 @@
 import { stem } from './text.ts';
 
 /** Endings text.ts stem() takes off a word (with the `e` it drops), so a correction is compared as a whole word. */
-const ENDINGS = ['', 's', 'e', 'es', 'ed', 'ing', 'd', 'y', 'ies'];
+const ENDINGS = ['', 's', 'e', 'es', 'ed', 'ing', 'd', 'y', 'ies', 'ate', 'ates', 'ated', 'ating', 'ation', 'ations', 'ator', 'ators'];
 
 /** A vowel written for another counts as a slip in words of this many letters (`locaters`, `deploi`, `dependancy`). */
 const VOWEL_SLIP_LETTERS = 6;

@@ -23,6 +23,18 @@ describe('text utilities', () => {
     expect(stem('analysis')).toBe('analysis');
   });
 
+  it('brings the -ate family to its root: the noun a reader types meets the verb the page uses', () => {
+    for (const form of ['isolation', 'isolated', 'isolating', 'isolates']) expect(stem(form)).toBe(stem('isolate'));
+    expect(stem('configuration')).toBe(stem('configure'));
+    expect(stem('validator')).toBe(stem('validate'));
+    expect(stem('deprecation')).toBe(stem('deprecated'));
+    // a root shorter than four letters keeps the usual stem; a word that only ends in -at is not of the family
+    expect(stem('updated')).toBe(stem('update'));
+    expect(stem('creation')).toBe('creation');
+    expect(stem('formatted')).toBe(stem('format'));
+    expect(stem('format')).toBe('format');
+  });
+
   it('splits compound words into a joined term plus parts, folds case and diacritics', () => {
     expect(wordTerms('Node.js')).toEqual(['nodej', 'node', 'js']);
     expect(wordTerms('Café')).toEqual(['cafe']);

@@ -18,6 +18,7 @@ describe('typing slips', () => {
   it('takes a correction for a slip when the typed word is a slip for one of its whole words (stems lose endings)', () => {
     expect(isTypingSlip('sytem', 'system')).toBe(true);
     expect(isTypingSlip('timres', 'timer')).toBe(true); // timers, swapped
+    expect(isTypingSlip('migraton', 'migr')).toBe(true); // migration (stem `migr`), a dropped letter
     expect(isTypingSlip('moduels', 'modul')).toBe(true); // modules, swapped
     expect(isTypingSlip('typse', 'type')).toBe(true); // types
     expect(isTypingSlip('benchmarkng', 'benchmark')).toBe(true); // benchmarking, dropped
