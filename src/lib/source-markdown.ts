@@ -116,6 +116,13 @@ export function takeLeadingHeading(text: string): { heading?: string; rest: stri
   return { heading: withoutCustomId(m[1]!), rest: lines.join('\n') };
 }
 
+const badgeElement = new RegExp(`<(${[...badgeComponents].join('|')})\\b(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>[^<]*</\\1\\s*>)`, 'g');
+
+/** A page title without its badges (`# Custom Pool <Badge type="danger">advanced</Badge>`): they mark the page, not name it. */
+export function withoutBadges(title: string): string {
+  return title.includes('<') ? title.replace(badgeElement, '') : title;
+}
+
 /** A heading's text without a VitePress custom id (`## Options {#options}`): headings get their ids from their text. */
 export function withoutCustomId(heading: string): string {
   return heading.includes('{#') ? heading.replace(/\s*\{#[\w-]+\}\s*$/, '') : heading;

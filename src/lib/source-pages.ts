@@ -12,7 +12,7 @@ import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { linkTable, resolveLink, type LinkTable } from './content-links.ts';
 import { isForeignMdx } from './foreign-mdx.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
-import { SourceConverter, takeLeadingHeading } from './source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 
 export interface SourcePage {
   /** The twin's body: converted, links absolute, the leading `# heading` taken out. */
@@ -62,7 +62,7 @@ export class SourcePages {
     const body = converter.convert(rest, file);
     const lines = body.split('\n');
     const heading = lead ?? firstHeading(lines);
-    let title = cleanTitle(frontmatterTitle) ?? (heading ? inlineText(heading).replace(/\s+/g, ' ').trim() : undefined);
+    let title = cleanTitle(frontmatterTitle) ?? (heading ? inlineText(withoutBadges(heading)).replace(/\s+/g, ' ').trim() : undefined);
     if (!title) {
       this.count('pages without a title or "# " heading, titled after their file name');
       title = fileTitle(file);

@@ -61,7 +61,7 @@ describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
     const titles = Object.fromEntries(readManifest(distDir).pages.map((p) => [p.path, p.title]));
     expect(titles['/docs/guide/mocking']).toBe('Mocking');
     expect(titles['/docs/guide/index']).toBe('Getting Started');
-    // no frontmatter; the heading's component and VitePress custom id {#…} are not part of the title
+    // no frontmatter; the heading's badge and VitePress custom id {#…} are not part of the title
     expect(titles['/docs/guide/mocking-classes']).toBe('Mocking Classes');
     expect(titles['/docs/overview/blog']).toBe('Blog'); // frontmatter without a title
     expect(titles['/docs/overview/index']).toBe('Vitest');
