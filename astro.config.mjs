@@ -52,6 +52,7 @@ export default defineConfig({
   // The content-layer cache (data-store.json) is keyed by entry id, not by content
   // folder, so builds of different CONTENT_DIRs (tests, the benchmark corpus, a user's
   // own docs) get a cache of their own instead of reading each other's stale entries;
-  // the key also changes with the Markdown rendering code (renderSource above).
-  cacheDir: process.env.ASTRO_CACHE_DIR || `./node_modules/.astro/content-${contentKey}`,
+  // the key also changes with the Markdown rendering code (renderSource above), also
+  // under an ASTRO_CACHE_DIR of the operator's choosing.
+  cacheDir: `${process.env.ASTRO_CACHE_DIR || './node_modules/.astro'}/content-${contentKey}`,
 });

@@ -63,6 +63,7 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string): void {
 async function build(contentDir: string): Promise<void> {
   const hash = createHash('sha256');
   for (const dir of [contentDir, join(repoRoot, 'src')]) hashTree(hash, dir);
+  hash.update(readFileSync(join(repoRoot, 'astro.config.mjs')));
   const stamp = hash.digest('hex');
   const stampFile = join(work, 'build-stamp');
   if (!args.rebuild && existsSync(join(siteDir, 'build-manifest.json')) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
