@@ -5,7 +5,8 @@
 // that does not resolve is read as Markdown instead, the way a page of a VitePress tree
 // is: its `import`/`export` lines and `{/* comments */}` dropped, its components shown as
 // their text (src/lib/source-markdown.ts). An MDX page whose imports all resolve (or that
-// has none) stays MDX, rendered by the MDX integration.
+// has none) stays MDX, rendered by the MDX integration, unless it gives a heading an id
+// of its own the Docusaurus way (`## Options {#options}`), which MDX cannot compile.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -16,22 +17,31 @@ const importFrom = /^(?:import|export)\b[^'"]*?\bfrom\s*(['"])([^'"]+)\1|^import
 const fence = /^\s*(`{3,}|~{3,})/;
 const requireHere = createRequire(join(process.cwd(), 'package.json'));
 
-/** The import specifiers of an MDX page outside its fenced code. */
-export function mdxImports(source: string): string[] {
-  const out: string[] = [];
+/** Each line of a page, and whether it is outside fenced code. */
+function* linesOf(source: string): Generator<[line: string, prose: boolean]> {
   let open: string | null = null;
-  const prose: string[] = [];
   for (const line of source.split('\n')) {
     if (open !== null) {
       if (closesFence(line, open)) open = null;
+      yield [line, false];
       continue;
     }
     const f = fence.exec(line);
     if (f) open = f[1]!;
-    else prose.push(line);
+    yield [line, !f];
   }
+}
+
+/** The lines of a page outside its fenced code. */
+function proseLines(source: string): string[] {
+  return [...linesOf(source)].flatMap(([line, prose]) => (prose ? [line] : []));
+}
+
+/** The import specifiers of an MDX page outside its fenced code. */
+export function mdxImports(source: string): string[] {
+  const out: string[] = [];
   // a multi-line import names its specifier on its last line: join each statement first
-  const text = prose.join('\n').replace(/^(import|export)\b([^;'"]*?\{[^}]*\})/gm, (_w, kw: string, rest: string) => `${kw}${rest.replace(/\s+/g, ' ')}`);
+  const text = proseLines(source).join('\n').replace(/^(import|export)\b([^;'"]*?\{[^}]*\})/gm, (_w, kw: string, rest: string) => `${kw}${rest.replace(/\s+/g, ' ')}`);
   for (const m of text.matchAll(importFrom)) out.push(m[2] ?? m[4]!);
   return out;
 }
@@ -50,7 +60,22 @@ function resolves(specifier: string, file: string): boolean {
   }
 }
 
-/** Whether an MDX page (an absolute path) imports something this site cannot resolve. */
+/** `## Options {#options}` or `{#options}` alone on a line: Docusaurus's and VitePress's ids, an expression to MDX. */
+const customId = /^\s*(?:#{1,6}\s.*)?\{#[\w-]+\}\s*$/;
+
+/**
+ * The page without its custom ids (left blank where one had a line of its own, so line numbers hold), for the MDX
+ * parse of its twin: the twin's headings have no ids.
+ */
+export function withoutCustomIds(source: string): string {
+  if (!source.includes('{#')) return source;
+  return [...linesOf(source)].map(([line, prose]) => (prose && customId.test(line) ? line.replace(/\s*\{#[\w-]+\}\s*$/, '') : line)).join('\n');
+}
+
+/**
+ * Whether an MDX page (an absolute path) imports something this site cannot resolve, or gives headings ids of its
+ * own the Docusaurus way, which MDX cannot compile.
+ */
 export function isForeignMdx(file: string, source = readFileSync(file, 'utf8')): boolean {
-  return mdxImports(source).some((specifier) => !resolves(specifier, file));
+  return mdxImports(source).some((specifier) => !resolves(specifier, file)) || (source.includes('{#') && proseLines(source).some((line) => customId.test(line)));
 }

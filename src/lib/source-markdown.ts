@@ -123,9 +123,21 @@ export function withoutBadges(title: string): string {
   return title.includes('<') ? title.replace(badgeElement, '') : title;
 }
 
+const customId = /\s*\{#([\w-]+)\}\s*$/;
+
 /** A heading's text without a VitePress custom id (`## Options {#options}`): headings get their ids from their text. */
 export function withoutCustomId(heading: string): string {
-  return heading.includes('{#') ? heading.replace(/\s*\{#[\w-]+\}\s*$/, '') : heading;
+  return heading.includes('{#') ? heading.replace(customId, '') : heading;
+}
+
+/**
+ * The HTML page keeps an id the author gave after a heading or alone on a line (`{#options}`, escaped so MDX reads it
+ * as text, braces as character references): the reading plugin turns it into an anchor beside the id the heading gets from its text, so the author's
+ * links to it land there (src/markdown/reading-plugin.ts). The twin drops it.
+ */
+function anchorMarker(text: string, mode: 'html' | 'twin'): string {
+  const id = customId.exec(text)?.[1];
+  return mode === 'html' && id ? ` &#123;#${id}&#125;` : '';
 }
 
 export class SourceConverter {
@@ -244,7 +256,10 @@ export class SourceConverter {
       if (container) {
         const indent = container[1]!;
         const kind = container[3]!.toLowerCase();
-        const title = (container[4] ?? container[5] ?? '').trim();
+        const written = (container[4] ?? container[5] ?? '').trim();
+        const title = withoutCustomId(written);
+        const anchorId = customId.exec(written)?.[1];
+        const anchor = anchorId ? ` id="${anchorId}"` : '';
         if (kind === 'code-group') {
           const end = this.closingLine(lines, i);
           const inner = this.convert(lines.slice(i + 1, end).join('\n'), file, lineNo + 1, depth);
@@ -261,7 +276,7 @@ export class SourceConverter {
         if (mode === 'html') {
           const details = kind === 'details';
           out.push('', details ? `${indent}<details class="callout callout-details">` : `${indent}<div class="callout callout-${kind}" role="note">`);
-          out.push(details ? `${indent}<summary>${titleHtml(label)}</summary>` : `${indent}<p class="callout-title">${titleHtml(label)}</p>`, '');
+          out.push(details ? `${indent}<summary${anchor}>${titleHtml(label)}</summary>` : `${indent}<p class="callout-title"${anchor}>${titleHtml(label)}</p>`, '');
           closers.push({ tag: details ? '</details>' : '</div>', quote: false });
         } else {
           emit('');
@@ -306,8 +321,12 @@ export class SourceConverter {
       }
       let text = line;
       if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && withoutCustomId(text) !== text) {
-        this.ctx.note('custom heading ids {#id} dropped (headings get ids from their text)');
-        text = withoutCustomId(text);
+        this.ctx.note('custom heading ids {#id} kept as anchors beside the ids headings get from their text');
+        text = withoutCustomId(text) + anchorMarker(text, mode);
+      } else if (text.includes('{#') && /^\s*\{#[\w-]+\}\s*$/.test(text)) {
+        this.ctx.note('ids {#id} on a line of their own kept as anchors');
+        text = anchorMarker(text, mode).trim();
+        if (!text) continue;
       }
       // an opening tag of a component left open at the end of the line (attributes on the next lines)
       if (hasTag && /<[A-Z][A-Za-z0-9]*\b[^>]*$/.test(text.replace(/`[^`]*`/g, ''))) {

@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { linkTable, resolveLink, type LinkTable } from './content-links.ts';
-import { isForeignMdx } from './foreign-mdx.ts';
+import { isForeignMdx, withoutCustomIds } from './foreign-mdx.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 
@@ -50,8 +50,9 @@ export class SourcePages {
     // Frontmatter lines kept blank, so reported line numbers are the file's.
     let text = parseFrontmatter(raw, { frontmatter: 'empty-with-lines' }).content;
     const written = file.endsWith('.mdx') ? new WrittenLines(text) : undefined;
-    if (written && isForeignMdx(join(this.contentDir, file), raw)) this.count('MDX pages importing what this site cannot resolve, read as Markdown (components shown as their text)');
-    if (written) text = mdxToMarkdown(text);
+    const foreign = written !== undefined && isForeignMdx(join(this.contentDir, file), raw);
+    if (foreign) this.count('MDX pages importing what this site cannot resolve or writing ids {#id}, read as Markdown (components shown as their text)');
+    if (written) text = mdxToMarkdown(foreign ? withoutCustomIds(text) : text);
     const converter = new SourceConverter({
       mode: 'twin',
       contentDir: this.contentDir,

@@ -16,10 +16,14 @@
 //   A column's alignment (`| ---: |`) becomes a class on its cells: the site's
 //   Content-Security-Policy allows no inline style attribute, so the processor's
 //   `style="text-align: …"` would be dropped by the browser.
+// - Headings keep the ids Astro gives them from their text; an id the author wrote
+//   (`{#options}`, which the docs loader leaves as text) and the id VitePress would give
+//   become empty anchors beside them, so links written for the source site land.
 // The Markdown twin is made from the source file, so none of this reaches it.
 // Visitors see elements in document order; the replacements they return are
 // serialised by the processor, so cached highlight nodes are shared, never copied.
-import type { Element, ElementContent, Root, RootContent } from 'hast';
+import type { Element, ElementContent, Root, RootContent, Text } from 'hast';
+import GithubSlugger from 'github-slugger';
 import type { HastPluginDefinition, HastVisitorContext } from 'satteri';
 import { highlightLines } from './highlight.ts';
 
@@ -220,6 +224,83 @@ function tableRegion(table: Element, heading: string | undefined, used: Map<stri
 
 const headingTag = /^h[1-6]$/;
 
+const vitepressSpecial = /[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g;
+
+/** The id VitePress gives a heading (its default slugify): `userEvent.type` → `userevent-type`. */
+export function vitepressSlug(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[\u0000-\u001f]/g, '')
+    .replace(vitepressSpecial, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^(\d)/, '_$1')
+    .toLowerCase();
+}
+
+/** An id the author gave, as the docs loader leaves it in a heading's text or alone in a paragraph: `{#options}`. */
+const authoredId = /\s*\{#([\w-]+)\}\s*$/;
+
+function lastText(node: Element): Text | undefined {
+  for (let i = node.children.length - 1; i >= 0; i--) {
+    const child = node.children[i]!;
+    if (child.type === 'text') return child;
+    if (isElement(child)) {
+      const found = lastText(child);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Ids the author's links may use besides the ones headings get from their text (github-slugger, as Astro gives
+ * them): an id written after a heading or on a line of its own (`{#options}`, left as text by the docs loader), and
+ * the id VitePress would give a heading (`#userevent-type` where the page's id is `usereventtype`). Each becomes an
+ * empty anchor element where it applies, unless an id of the page has it already, so a link written for the source
+ * site lands on its section. Runs before Astro's heading ids, whose slugs it repeats to know them.
+ */
+function addAnchors(root: Root, ctx: HastVisitorContext): void {
+  const headings: { node: Element; slug: string; text: string; authored?: string }[] = [];
+  const lines: { node: Element; id: string }[] = [];
+  const taken = new Set<string>();
+  const slugger = new GithubSlugger();
+  const walk = (node: Parent) => {
+    for (const child of node.children) {
+      if (!isElement(child)) continue;
+      if (typeof child.properties.id === 'string') taken.add(child.properties.id);
+      if (headingTag.test(child.tagName)) {
+        const last = lastText(child);
+        const marker = last && authoredId.exec(last.value);
+        let text = ctx.textContent(child);
+        if (marker) {
+          const value = last.value.slice(0, marker.index);
+          text = text.slice(0, text.length - last.value.length) + value;
+          ctx.replaceNode(last, { type: 'text', value });
+        }
+        // as Astro: a heading with an id of its own keeps it and takes no slug
+        const own = child.properties.id;
+        headings.push({ node: child, slug: typeof own === 'string' ? own : slugger.slug(text), text, authored: marker?.[1] });
+        continue;
+      }
+      if (child.tagName === 'p' && child.children.length === 1 && child.children[0]!.type === 'text') {
+        const id = /^\s*\{#([\w-]+)\}\s*$/.exec(child.children[0]!.value)?.[1];
+        if (id) lines.push({ node: child, id });
+      }
+      walk(child);
+    }
+  };
+  walk(root);
+  for (const h of headings) taken.add(h.slug);
+  const claim = (id: string | undefined): id is string => id !== undefined && id !== '' && !taken.has(id) && (taken.add(id), true);
+  for (const line of lines) ctx.replaceNode(line.node, claim(line.id) ? el('span', { id: line.id }, []) : []);
+  for (const h of headings) {
+    const ids = [h.authored, vitepressSlug(h.text)].filter(claim);
+    if (ids.length) ctx.prependChild(h.node, ids.map((id) => el('span', { id }, [])));
+  }
+}
+
 /** The plugin, one instance per page (the processor calls this factory for each). */
 export function readingPlugin(): HastPluginDefinition {
   let heading: string | undefined;
@@ -243,6 +324,7 @@ export function readingPlugin(): HastPluginDefinition {
       },
     ],
     after(root, ctx) {
+      addAnchors(root as Root, ctx);
       if (!hasGroups) return;
       let groups = 0;
       codeGroups(root as Root, ctx, () => ++groups);

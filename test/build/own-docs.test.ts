@@ -86,6 +86,31 @@ describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
     expect(readSiteFile(distDir, 'docs/guide/mocking.md')).toContain('[x](./nowhere.md) and ::: tip');
   });
 
+  it('keeps the ids the author gave, and the ids VitePress gives headings, as anchors their links land on', () => {
+    const mocking = prose(distDir, '/docs/guide/mocking');
+    // an id after a heading sits beside the one the heading gets from its text; equal to it, it adds nothing
+    expect(mocking).toContain('<h2 id="mocking-modules"><span id="modules"></span>Mocking Modules</h2>');
+    expect(mocking).toContain('<h2 id="cheat-sheet">Cheat Sheet</h2>');
+    // on a line of its own, and after a container's title
+    expect(mocking).toMatch(/<span id="algorithm"><\/span>\s*<ul>/);
+    expect(mocking).toContain('<p class="callout-title" id="class-support">Class Support</p>');
+    // VitePress's id for `vi.fn` is vi-fn, github-slugger's vifn
+    expect(prose(distDir, '/docs/api/vi')).toContain('<h2 id="vifn"><span id="vi-fn"></span>vi.fn</h2>');
+    for (const path of ['/docs/guide/mocking', '/docs/api/vi']) {
+      const ids = [...readSiteFile(distDir, `${path.slice(1)}.html`).matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+    // every anchored link between the fixture's pages lands on an id of its page
+    for (const page of readManifest(distDir).pages) {
+      for (const [, target, id] of prose(distDir, page.path).matchAll(/href="(\/docs\/[^"#]+)#([^"]+)"/g)) {
+        expect(readSiteFile(distDir, `${target!.slice(1)}.html`), `${page.path} → ${target}#${id}`).toContain(` id="${id}"`);
+      }
+    }
+    const twin = readSiteFile(distDir, 'docs/guide/mocking.md');
+    expect(twin).toContain('## Mocking Modules\n');
+    expect(twin).not.toContain('{#');
+  });
+
   it('renders containers and GitHub alerts as callouts, readable block quotes in the twin', () => {
     const mocking = prose(distDir, '/docs/guide/mocking');
     expect(mocking).toMatch(/<div class="callout callout-warning" role="note">\s*<p class="callout-title">Custom title<\/p>/);
@@ -206,7 +231,7 @@ describe('a Starlight tree whose MDX imports the theme’s components (shaped li
   }, 300_000);
 
   it('reads an MDX page whose imports do not resolve as Markdown: no import lines, components as their text, tabs by their labels', () => {
-    expect(output).toMatch(/MDX pages importing what this site cannot resolve, read as Markdown \(components shown as their text\): 2$/m);
+    expect(output).toMatch(/MDX pages importing what this site cannot resolve or writing ids \{#id\}, read as Markdown \(components shown as their text\): 3$/m);
     const html = prose(distDir, '/docs/guides/integrations-guide');
     expect(html).not.toMatch(/@astrojs\/starlight|~\/components|ReadMore|a comment the page hides/);
     expect(html).toContain('<p><strong>pnpm</strong></p>');
@@ -235,6 +260,16 @@ describe('a Starlight tree whose MDX imports the theme’s components (shaped li
     expect(twin).toContain('**npm**\n\n```shell\nnpx astro add sitemap\n```\n\n**pnpm**');
     expect(twin).toContain('> **Using a custom adapter**');
     expect(twin).not.toMatch(/^import |@astrojs\/starlight/m);
+  });
+
+  it('reads an MDX page that gives headings ids the Docusaurus way (`{#build}`) as Markdown, the ids kept as anchors', () => {
+    const html = prose(distDir, '/docs/reference/cli-reference');
+    expect(html).toContain('<h2 id="build-the-site"><span id="build"></span>Build the site</h2>');
+    expect(html).toMatch(/<span id="flags"><\/span>\s*<ul>/);
+    expect(html).toContain('<a href="/docs/reference/cli-reference#build">building</a> and <a href="#flags">its flags</a>');
+    const twin = readSiteFile(distDir, 'docs/reference/cli-reference.md');
+    expect(twin).toContain('## Build the site\n');
+    expect(twin).not.toContain('{#');
   });
 
   it('keeps an MDX page without such imports as MDX: its expressions are evaluated', () => {
