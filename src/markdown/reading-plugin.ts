@@ -258,46 +258,49 @@ function lastText(node: Element): Text | undefined {
  * Ids the author's links may use besides the ones headings get from their text (github-slugger, as Astro gives
  * them): an id written after a heading or on a line of its own (`{#options}`, left as text by the docs loader), and
  * the id VitePress would give a heading (`#userevent-type` where the page's id is `usereventtype`). Each becomes an
- * empty anchor element where it applies, unless an id of the page has it already, so a link written for the source
- * site lands on its section. Runs before Astro's heading ids, whose slugs it repeats to know them.
+ * empty anchor element where it applies, unless a heading of the page has it already, so a link written for the
+ * source site lands on its section. The plugin runs before Astro's heading ids, whose slugs this repeats to know
+ * them; it sees headings and paragraphs as they are visited (no walk of the whole page: Sätteri hands JS only the
+ * nodes a filter names) and places the anchors once the page's ids are all known.
  */
-function addAnchors(root: Root, ctx: HastVisitorContext): void {
-  const headings: { node: Element; slug: string; text: string; authored?: string }[] = [];
-  const lines: { node: Element; id: string }[] = [];
-  const taken = new Set<string>();
-  const slugger = new GithubSlugger();
-  const walk = (node: Parent) => {
-    for (const child of node.children) {
-      if (!isElement(child)) continue;
-      if (typeof child.properties.id === 'string') taken.add(child.properties.id);
-      if (headingTag.test(child.tagName)) {
-        const last = lastText(child);
-        const marker = last && authoredId.exec(last.value);
-        let text = ctx.textContent(child);
-        if (marker) {
-          const value = last.value.slice(0, marker.index);
-          text = text.slice(0, text.length - last.value.length) + value;
-          ctx.replaceNode(last, { type: 'text', value });
-        }
-        // as Astro: a heading with an id of its own keeps it and takes no slug
-        const own = child.properties.id;
-        headings.push({ node: child, slug: typeof own === 'string' ? own : slugger.slug(text), text, authored: marker?.[1] });
-        continue;
-      }
-      if (child.tagName === 'p' && child.children.length === 1 && child.children[0]!.type === 'text') {
-        const id = /^\s*\{#([\w-]+)\}\s*$/.exec(child.children[0]!.value)?.[1];
-        if (id) lines.push({ node: child, id });
-      }
-      walk(child);
+class Anchors {
+  private readonly slugger = new GithubSlugger();
+  private readonly headings: { node: Element; slug: string; text: string; authored?: string }[] = [];
+  private readonly lines: { node: Element; id: string }[] = [];
+
+  /** Notes a heading; returns its text as a reader sees it (an authored id taken out of it). */
+  heading(node: Element, ctx: HastVisitorContext): string {
+    let text = ctx.textContent(node);
+    const last = text.includes('{#') ? lastText(node) : undefined;
+    const marker = last && authoredId.exec(last.value);
+    if (marker) {
+      const value = last.value.slice(0, marker.index);
+      text = text.slice(0, text.length - last.value.length) + value;
+      ctx.replaceNode(last, { type: 'text', value });
     }
-  };
-  walk(root);
-  for (const h of headings) taken.add(h.slug);
-  const claim = (id: string | undefined): id is string => id !== undefined && id !== '' && !taken.has(id) && (taken.add(id), true);
-  for (const line of lines) ctx.replaceNode(line.node, claim(line.id) ? el('span', { id: line.id }, []) : []);
-  for (const h of headings) {
-    const ids = [h.authored, vitepressSlug(h.text)].filter(claim);
-    if (ids.length) ctx.prependChild(h.node, ids.map((id) => el('span', { id }, [])));
+    // as Astro: a heading with an id of its own keeps it and takes no slug
+    const own = node.properties.id;
+    this.headings.push({ node, slug: typeof own === 'string' ? own : this.slugger.slug(text), text, authored: marker?.[1] });
+    return text;
+  }
+
+  /** Notes a paragraph that is only an authored id; returns whether it is one. */
+  paragraph(node: Element): boolean {
+    const only = node.children.length === 1 ? node.children[0] : undefined;
+    const id = only?.type === 'text' && only.value.includes('{#') ? /^\s*\{#([\w-]+)\}\s*$/.exec(only.value)?.[1] : undefined;
+    if (id) this.lines.push({ node, id });
+    return id !== undefined;
+  }
+
+  place(ctx: HastVisitorContext): void {
+    if (!this.headings.length && !this.lines.length) return;
+    const taken = new Set(this.headings.map((h) => h.slug));
+    const claim = (id: string | undefined): id is string => id !== undefined && id !== '' && !taken.has(id) && (taken.add(id), true);
+    for (const line of this.lines) ctx.replaceNode(line.node, claim(line.id) ? el('span', { id: line.id }, []) : []);
+    for (const h of this.headings) {
+      const ids = [h.authored, vitepressSlug(h.text)].filter(claim);
+      if (ids.length) ctx.prependChild(h.node, ids.map((id) => el('span', { id }, [])));
+    }
   }
 }
 
@@ -306,16 +309,18 @@ export function readingPlugin(): HastPluginDefinition {
   let heading: string | undefined;
   let hasGroups = false;
   const labels = new Map<string, number>();
+  const anchors = new Anchors();
   return {
     name: 'agent-docs-reading',
     element: [
       {
         filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'pre', 'p'],
         visit(node, ctx) {
-          if (headingTag.test(node.tagName)) heading = ctx.textContent(node).trim();
+          if (headingTag.test(node.tagName)) heading = anchors.heading(node, ctx).trim();
           else if (node.tagName === 'table') return tableRegion(node, heading, labels);
-          else if (node.tagName === 'p') hasGroups ||= groupOpen.test(ctx.textContent(node).trim());
-          else {
+          else if (node.tagName === 'p') {
+            if (!anchors.paragraph(node)) hasGroups ||= groupOpen.test(ctx.textContent(node).trim());
+          } else {
             const code = node.children.find((c): c is Element => isElement(c, 'code'));
             if (code) return codeBlock(code, ctx.textContent(code));
           }
@@ -324,7 +329,7 @@ export function readingPlugin(): HastPluginDefinition {
       },
     ],
     after(root, ctx) {
-      addAnchors(root as Root, ctx);
+      anchors.place(ctx);
       if (!hasGroups) return;
       let groups = 0;
       codeGroups(root as Root, ctx, () => ++groups);
