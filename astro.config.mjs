@@ -24,7 +24,8 @@ function readingMarkdown() {
       'astro:config:setup': ({ config }) => {
         const processor = /** @type {{ name: string, options: { hastPlugins: unknown[] } }} */ (config.markdown.processor);
         if (processor.name !== 'satteri') throw new Error(`src/markdown/reading-plugin.ts is a Sätteri plugin; markdown.processor is ${processor.name}`);
-        processor.options.hastPlugins.push(readingPlugin);
+        const contentDir = resolve(site.contentDir);
+        processor.options.hastPlugins.push(() => readingPlugin(contentDir));
       },
     },
   };

@@ -19,12 +19,18 @@
 // - Headings keep the ids Astro gives them from their text; an id the author wrote
 //   (`{#options}`, which the docs loader leaves as text) and the id VitePress would give
 //   become empty anchors beside them, so links written for the source site land.
+// - A compiled MDX page's links resolve as a Markdown page's do in the docs loader
+//   (`./other.md`, `/guide/x` → `/docs/guide/x`, src/lib/content-links.ts): the MDX
+//   integration compiles the file as written. Broken ones are the twin's to report.
 // The Markdown twin is made from the source file, so none of this reaches it.
 // Visitors see elements in document order; the replacements they return are
 // serialised by the processor, so cached highlight nodes are shared, never copied.
 import type { Element, ElementContent, Root, RootContent, Text } from 'hast';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import GithubSlugger from 'github-slugger';
 import type { HastPluginDefinition, HastVisitorContext } from 'satteri';
+import { linkTable, resolveLink } from '../lib/content-links.ts';
 import { highlightLines } from './highlight.ts';
 
 type Parent = Root | Element;
@@ -304,8 +310,21 @@ class Anchors {
   }
 }
 
-/** The plugin, one instance per page (the processor calls this factory for each). */
-export function readingPlugin(): HastPluginDefinition {
+/** Where a compiled MDX page's links point: the page a Markdown page's link would, else as written. */
+function mdxLink(node: Element, ctx: HastVisitorContext, contentDir: string): void {
+  const href = node.properties.href;
+  if (typeof href !== 'string' || !ctx.fileURL) return;
+  const file = relative(contentDir, fileURLToPath(ctx.fileURL)).split('\\').join('/');
+  if (file.startsWith('..') || file.startsWith('portfolio/')) return;
+  const link = resolveLink(linkTable(contentDir), file, href);
+  if (link.kind === 'page' || link.kind === 'asset') ctx.setProperty(node, 'href', link.url);
+}
+
+/**
+ * The plugin, one instance per page (the processor calls this factory for each); `contentDir` (absolute) is the docs
+ * tree whose compiled MDX pages get their links resolved.
+ */
+export function readingPlugin(contentDir?: string): HastPluginDefinition {
   let heading: string | undefined;
   let hasGroups = false;
   const labels = new Map<string, number>();
@@ -314,9 +333,11 @@ export function readingPlugin(): HastPluginDefinition {
     name: 'agent-docs-reading',
     element: [
       {
-        filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'pre', 'p'],
+        filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'pre', 'p', 'a'],
         visit(node, ctx) {
-          if (headingTag.test(node.tagName)) heading = anchors.heading(node, ctx).trim();
+          if (node.tagName === 'a') {
+            if (contentDir && ctx.sourceFormat === 'mdx') mdxLink(node, ctx, contentDir);
+          } else if (headingTag.test(node.tagName)) heading = anchors.heading(node, ctx).trim();
           else if (node.tagName === 'table') return tableRegion(node, heading, labels);
           else if (node.tagName === 'p') {
             if (!anchors.paragraph(node)) hasGroups ||= groupOpen.test(ctx.textContent(node).trim());

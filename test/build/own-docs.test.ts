@@ -272,8 +272,11 @@ describe('a Starlight tree whose MDX imports the theme’s components (shaped li
     expect(twin).not.toContain('{#');
   });
 
-  it('keeps an MDX page without such imports as MDX: its expressions are evaluated', () => {
-    expect(prose(distDir, '/docs/guides/environment-variables')).toContain('start with PUBLIC_.');
+  it('keeps an MDX page without such imports as MDX: its expressions are evaluated, its links resolved', () => {
+    const html = prose(distDir, '/docs/guides/environment-variables');
+    expect(html).toContain('start with PUBLIC_.');
+    expect(html).toContain('<a href="/docs/reference/configuration-reference#integrations">the configuration</a>');
+    expect(html).toContain('<a href="/docs/reference/cli-reference#flags">build flags</a>');
   });
 });
 
