@@ -61,6 +61,22 @@ describe('coverage ranking', () => {
     expect(mini.ranked('vi.spyOn original').urls[0]).toBe('/docs/guide/spies');
   });
 
+  it('an id kept inside a heading (another tool\'s id beside it) names that heading\'s section, not one of its own', () => {
+    const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
+    const page = fragment('/docs/api/vi', 'Vi', `${words(3)} vi.fn Creates a spy on a function. ${words(3)} vi.when Stubs by argument. ${words(3)}`);
+    const at = (word: string) => page.content.split(' ').indexOf(word);
+    page.anchors = [
+      { element: 'h2', id: 'vifn', text: 'vi.fn', location: at('vi.fn') },
+      { element: 'span', id: 'vi-fn', text: '', location: at('vi.fn') },
+      { element: 'h2', id: 'viwhen', text: 'vi.when', location: at('vi.when') },
+      { element: 'span', id: 'vi-when', text: '', location: at('vi.when') },
+    ];
+    const mini = miniIndex([page]);
+    const sets = mini.index.matchSets(queryTerms('vi.fn'));
+    const hit = mini.index.hit(mini.index.rank(queryTerms('vi.fn'), undefined, 'any').docs[0]!, 1, false, sets);
+    expect(hit.url).toBe('/docs/api/vi#vifn');
+  });
+
   it('limited rankings are the prefix of the full ranking, with the same total', () => {
     const terms = queryTerms('how do I deploy the reviewer with a retry');
     const full = index.rank(terms, undefined, 'any');

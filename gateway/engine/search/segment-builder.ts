@@ -82,7 +82,9 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
         const text = toPlainText(a.text ?? '');
         return { loc: a.location, id: a.id, text, heading: /^h[1-6]$/i.test(a.element ?? ''), words: text ? text.split(' ').length : 0 };
       })
-      .sort((a, b) => a.loc - b.loc);
+      .sort((a, b) => a.loc - b.loc)
+      // an id inside a heading (an old or another tool's id kept beside it) names the heading's section, not a new one
+      .filter((a, k, all) => a.heading || !all.some((h) => h.heading && h.loc === a.loc));
     pages.push({ url, title, section, anchors });
 
     // heading ranges for term weights
