@@ -46,6 +46,9 @@ const codeInclude = /^(\s*)<<<\s+(\S+?)(?:\{([^}]*)\})?(?:\s+\[([^\]]*)\])?\s*$/
 const markdownInclude = /^\s*<!--\s*@include:\s*(.+?)\s*-->\s*$/;
 const githubAlert = /^(\s*)>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i;
 const blockTag = /^\s*<(script|style)\b/i;
+const htmlBlockStart = /^\s{0,3}<[a-z][\w-]*[\s>]/;
+/** A Vue directive in an HTML tag (`v-for="…"`, `:href="…"`, `@click="…"`): the tag renders the source tool's data. */
+const vueDirective = /<[a-z][\w-]*\s(?:[^>"']|"[^"]*"|'[^']*')*?\s(?:v-(?:if|else-if|else|for|show|html|text|model|bind|on)\b|[:@][a-zA-Z][\w.-]*=)/;
 const componentTag = /<\/?([A-Z][A-Za-z0-9]*)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
 const badgeComponents = new Set(['Badge', 'Version', 'Experimental', 'Deprecated']);
 
@@ -220,6 +223,15 @@ export class SourceConverter {
         const end = new RegExp(`</${name}\\s*>`, 'i');
         if (!end.test(line)) skipUntil = end;
         continue;
+      }
+      if (hasTag && htmlBlockStart.test(line) && (i === 0 || !lines[i - 1]!.trim())) {
+        let end = i;
+        while (end < lines.length && lines[end]!.trim()) end++;
+        if (lines.slice(i, end).some((l) => (l.includes('v-') || l.includes(':') || l.includes('@')) && vueDirective.test(l))) {
+          this.ctx.note('HTML blocks with Vue directives dropped (they render the source tool\'s data)');
+          i = end - 1;
+          continue;
+        }
       }
       const open = line.includes('``') || line.includes('~~') ? fenceOpen.exec(line) : null;
       if (open && twoslashInfo.test(open[3]!)) {

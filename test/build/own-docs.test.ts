@@ -185,6 +185,16 @@ describe('a VitePress tree with pages without frontmatter (trimmed copy of Viteâ
     if (result.code !== 0) throw new Error(`build failed:\n${output.slice(-3000)}`);
   }, 300_000);
 
+  it('drops an HTML block with Vue directives (it renders the source tool\'s data), keeps plain HTML', () => {
+    const html = prose(distDir, '/docs/guide/features');
+    const twin = readSiteFile(distDir, 'docs/guide/features.md');
+    for (const page of [html, twin]) {
+      expect(page).not.toMatch(/v-for|dep\.name|:href/);
+      expect(page).toContain('A plain HTML block stays.');
+    }
+    expect(output).toMatch(/HTML blocks with Vue directives dropped \(they render the source tool's data\): 1$/m);
+  });
+
   it('builds pages without frontmatter, titled by their first heading', () => {
     const titles = Object.fromEntries(readManifest(distDir).pages.map((p) => [p.path, p.title]));
     expect(titles).toEqual({
