@@ -272,7 +272,8 @@ function lastText(node: Element): Text | undefined {
 class Anchors {
   private readonly slugger = new GithubSlugger();
   private readonly headings: { node: Element; slug: string; text: string; authored?: string }[] = [];
-  private readonly lines: { node: Element; id: string }[] = [];
+  /** Ids placed for paragraphs that were only an id. */
+  private readonly lines = new Set<string>();
 
   /** Notes a heading; returns its text as a reader sees it (an authored id taken out of it). */
   heading(node: Element, ctx: HastVisitorContext): string {
@@ -290,19 +291,24 @@ class Anchors {
     return text;
   }
 
-  /** Notes a paragraph that is only an authored id; returns whether it is one. */
-  paragraph(node: Element): boolean {
+  /**
+   * A paragraph that is only an authored id: the anchor that replaces it (there and then, as the visitor's
+   * replacement: code groups later rebuild their stretch of the page from the nodes the visitors returned), or an
+   * empty text when an earlier heading has the id. A later heading with the same id is the author's double.
+   */
+  paragraph(node: Element): Element | Text | undefined {
     const only = node.children.length === 1 ? node.children[0] : undefined;
     const id = only?.type === 'text' && only.value.includes('{#') ? /^\s*\{#([\w-]+)\}\s*$/.exec(only.value)?.[1] : undefined;
-    if (id) this.lines.push({ node, id });
-    return id !== undefined;
+    if (id === undefined) return undefined;
+    if (this.headings.some((h) => h.slug === id) || this.lines.has(id)) return { type: 'text', value: '' };
+    this.lines.add(id);
+    return el('span', { id }, []);
   }
 
   place(ctx: HastVisitorContext): void {
-    if (!this.headings.length && !this.lines.length) return;
-    const taken = new Set(this.headings.map((h) => h.slug));
+    if (!this.headings.length) return;
+    const taken = new Set([...this.headings.map((h) => h.slug), ...this.lines]);
     const claim = (id: string | undefined): id is string => id !== undefined && id !== '' && !taken.has(id) && (taken.add(id), true);
-    for (const line of this.lines) ctx.replaceNode(line.node, claim(line.id) ? el('span', { id: line.id }, []) : []);
     for (const h of this.headings) {
       const ids = [h.authored, vitepressSlug(h.text)].filter(claim);
       if (ids.length) ctx.prependChild(h.node, ids.map((id) => el('span', { id }, [])));
@@ -340,7 +346,9 @@ export function readingPlugin(contentDir?: string): HastPluginDefinition {
           } else if (headingTag.test(node.tagName)) heading = anchors.heading(node, ctx).trim();
           else if (node.tagName === 'table') return tableRegion(node, heading, labels);
           else if (node.tagName === 'p') {
-            if (!anchors.paragraph(node)) hasGroups ||= groupOpen.test(ctx.textContent(node).trim());
+            const anchor = anchors.paragraph(node);
+            if (anchor) return anchor;
+            hasGroups ||= groupOpen.test(ctx.textContent(node).trim());
           } else {
             const code = node.children.find((c): c is Element => isElement(c, 'code'));
             if (code) return codeBlock(code, ctx.textContent(code));
