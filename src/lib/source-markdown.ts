@@ -120,6 +120,8 @@ export function takeLeadingHeading(text: string): { heading?: string; rest: stri
 }
 
 const badgeElement = new RegExp(`<(${[...badgeComponents].join('|')})\\b(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>[^<]*</\\1\\s*>)`, 'g');
+/** The same, whole, for String.split (odd parts are badges). */
+const badgeSplit = new RegExp(`(<(?:${[...badgeComponents].join('|')})\\b(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>[^<]*</(?:${[...badgeComponents].join('|')})\\s*>))`);
 
 /** A page title without its badges (`# Custom Pool <Badge type="danger">advanced</Badge>`): they mark the page, not name it. */
 export function withoutBadges(title: string): string {
@@ -288,7 +290,9 @@ export class SourceConverter {
         if (mode === 'html') {
           const details = kind === 'details';
           out.push('', details ? `${indent}<details class="callout callout-details">` : `${indent}<div class="callout callout-${kind}" role="note">`);
-          out.push(details ? `${indent}<summary${anchor}>${titleHtml(label)}</summary>` : `${indent}<p class="callout-title"${anchor}>${titleHtml(label)}</p>`, '');
+          // a badge in the title (`::: warning WARNING <Version>3.2.0</Version>`) shows as one, as in a heading
+          const html = label.split(badgeSplit).map((part, k) => (k % 2 ? this.text(part, file, lineNo) : titleHtml(part))).join('');
+          out.push(details ? `${indent}<summary${anchor}>${html}</summary>` : `${indent}<p class="callout-title"${anchor}>${html}</p>`, '');
           closers.push({ tag: details ? '</details>' : '</div>', quote: false });
         } else {
           emit('');

@@ -94,6 +94,8 @@ describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
     // on a line of its own, and after a container's title
     expect(mocking).toMatch(/<span id="algorithm"><\/span>\s*<ul>/);
     expect(mocking).toContain('<p class="callout-title" id="class-support">Class Support</p>');
+    // a badge in a container's title shows as one
+    expect(mocking).toContain('<p class="callout-title">Since <span class="badge badge-version">4.1.0</span></p>');
     // VitePress's id for `vi.fn` is vi-fn, github-slugger's vifn
     expect(prose(distDir, '/docs/api/vi')).toContain('<h2 id="vifn"><span id="vi-fn"></span>vi.fn</h2>');
     for (const path of ['/docs/guide/mocking', '/docs/api/vi']) {
