@@ -98,6 +98,19 @@ describe('pages', () => {
     for (const slug of Object.keys(problemCatalogue)) expect(html, slug).toContain(`id="${slug}"`);
   });
 
+  it('lands every link to a section of a page on an id of that page', () => {
+    const ids = new Map(manifest.pages.map((p) => [p.path, new Set([...read(`${p.path.slice(1)}.html`).matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]))]));
+    const missed: string[] = [];
+    for (const page of manifest.pages) {
+      const html = read(`${page.path.slice(1)}.html`);
+      const article = html.slice(html.indexOf('<article'), html.indexOf('</article>'));
+      for (const [, target = page.path, id] of article.matchAll(/href="(\/docs\/[^"#]+)?#([^"]+)"/g)) {
+        if (ids.has(target) && !ids.get(target)!.has(decodeURIComponent(id!))) missed.push(`${page.path} → ${target}#${id}`);
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
   it('serves a helpful 404 page', () => {
     const html = read('404.html');
     expect(html).toContain('/llms.txt');
