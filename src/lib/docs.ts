@@ -129,7 +129,7 @@ async function buildModel(): Promise<DocsModel> {
     byPath.set(page.path, page);
   }
   const siteDir = join(site.distDir, 'site');
-  sources.finish(siteDir);
+  sources.finish(siteDir, (path) => byPath.get(path)?.headings);
   writeRedirects(site, sources.table, ordered);
   return { pages: ordered, sections, byPath };
 }

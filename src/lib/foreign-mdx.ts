@@ -63,6 +63,15 @@ function resolves(specifier: string, file: string): boolean {
 /** `## Options {#options}` or `{#options}` alone on a line: Docusaurus's and VitePress's ids, an expression to MDX. */
 const customId = /^\s*(?:#{1,6}\s.*)?\{#[\w-]+\}\s*$/;
 
+/** The ids a page gives its headings, containers or lines the Docusaurus or VitePress way (`{#options}`), outside code. */
+export function customIds(source: string): string[] {
+  if (!source.includes('{#')) return [];
+  return [...linesOf(source)].flatMap(([line, prose]) => {
+    const id = prose && line.includes('{#') ? /\{#([\w-]+)\}\s*$/.exec(line)?.[1] : undefined;
+    return id ? [id] : [];
+  });
+}
+
 /**
  * The page without its custom ids (left blank where one had a line of its own, so line numbers hold), for the MDX
  * parse of its twin: the twin's headings have no ids.

@@ -143,7 +143,9 @@ function headingsOf(markdown: string): Heading[] {
   const slugger = new GithubSlugger();
   const headings: Heading[] = [];
   let fence: string | null = null;
-  for (const line of markdown.split('\n')) {
+  for (const quoted of markdown.split('\n')) {
+    // a heading inside a callout (a block quote here) is a heading of the HTML page too
+    const line = quoted.startsWith('>') || quoted.startsWith(' ') ? quoted.replace(/^(?:\s{0,3}>\s?)+/, '') : quoted;
     const f = /^\s*(```|~~~)/.exec(line);
     if (f) {
       fence = fence === null ? f[1]! : fence === f[1] ? null : fence;

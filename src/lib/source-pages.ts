@@ -5,12 +5,14 @@
 // as the draft is not built), assets to copy beside the pages, and one warning line per
 // kind of converted tool syntax with its count. An MDX page is reduced to Markdown before
 // its links are read, which moves its lines: a broken link's line is looked up in the
-// file as written.
+// file as written. A link to a section a page does not have (`#old-name`) still
+// reaches the page: it is counted in one warning line, with the first few named.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { linkTable, resolveLink, type LinkTable } from './content-links.ts';
-import { isForeignMdx, withoutCustomIds } from './foreign-mdx.ts';
+import { customIds, isForeignMdx, withoutCustomIds } from './foreign-mdx.ts';
+import { vitepressSlug } from '../markdown/reading-plugin.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 
@@ -30,6 +32,9 @@ export class SourcePages {
   private readonly notes = new Map<string, number>();
   private readonly broken: string[] = [];
   private readonly assets = new Set<string>();
+  /** Links to a section of a page (`/docs/x#y`), where they were written; and the ids each page's author gave. */
+  private readonly sectionLinks: { at: string; path: string; id: string }[] = [];
+  private readonly authoredIds = new Map<string, string[]>();
   /** URL paths of the pages the build publishes (drafts left out). */
   private readonly published: ReadonlySet<string>;
 
@@ -49,6 +54,8 @@ export class SourcePages {
   read(raw: string, file: string, pagePath: string, frontmatterTitle: string | undefined): SourcePage {
     // Frontmatter lines kept blank, so reported line numbers are the file's.
     let text = parseFrontmatter(raw, { frontmatter: 'empty-with-lines' }).content;
+    const ids = customIds(text);
+    if (ids.length) this.authoredIds.set(pagePath, ids);
     const written = file.endsWith('.mdx') ? new WrittenLines(text) : undefined;
     const foreign = written !== undefined && isForeignMdx(join(this.contentDir, file), raw);
     if (foreign) this.count('MDX pages importing what this site cannot resolve or writing ids {#id}, read as Markdown (components shown as their text)');
@@ -78,7 +85,12 @@ export class SourcePages {
   private twinLink(target: string, from: string, line: number, pagePath: string): string {
     const r = resolveLink(this.table, from, target);
     if (r.kind === 'page') {
-      if (this.published.has(r.url.replace(/[?#].*$/, ''))) return `${this.siteUrl}${r.url}`;
+      const path = r.url.replace(/[?#].*$/, '');
+      if (this.published.has(path)) {
+        const id = /#(.+)$/.exec(r.url)?.[1];
+        if (id) this.sectionLinks.push({ at: `${from}:${line}`, path, id });
+        return `${this.siteUrl}${r.url}`;
+      }
       this.broken.push(`${from}:${line}: link to "${target}": the page there is a draft (draft: true), which is not built`);
       return target;
     }
@@ -94,16 +106,41 @@ export class SourcePages {
       this.broken.push(`${from}:${line}: link to "${target}": no page of the content folder is there`);
       return target;
     }
-    if (target.startsWith('#')) return `${this.siteUrl}${pagePath}${target}`;
+    if (target.startsWith('#')) {
+      if (target.length > 1) this.sectionLinks.push({ at: `${from}:${line}`, path: pagePath, id: target.slice(1) });
+      return `${this.siteUrl}${pagePath}${target}`;
+    }
     if (target.startsWith('/') && !target.startsWith('//')) return `${this.siteUrl}${target}`;
     return target;
+  }
+
+  /** The section links whose page has no such id, as `file:line → /docs/x#y`. */
+  private missedSections(headingsOf: (path: string) => readonly { slug: string; text: string }[] | undefined): string[] {
+    const ids = new Map<string, Set<string>>();
+    const missed: string[] = [];
+    for (const link of this.sectionLinks) {
+      let known = ids.get(link.path);
+      if (!known) {
+        const headings = headingsOf(link.path);
+        if (!headings) continue;
+        ids.set(link.path, (known = pageIds(headings, this.authoredIds.get(link.path))));
+      }
+      let id = link.id;
+      try {
+        id = decodeURIComponent(id);
+      } catch {
+        // kept as written
+      }
+      if (!known.has(id)) missed.push(`${link.at} → ${link.path}#${link.id}`);
+    }
+    return [...new Set(missed)];
   }
 
   /**
    * Once per build, after every page: fails on broken links (or warns with LINK_CHECK=warn),
    * prints one line per kind of conversion, copies the linked assets into the site tree.
    */
-  finish(siteDir: string, log: (line: string) => void = console.warn): void {
+  finish(siteDir: string, headingsOf: (path: string) => readonly { slug: string; text: string }[] | undefined, log: (line: string) => void = console.warn): void {
     const broken = [...new Set(this.broken)];
     if (broken.length > 0) {
       const list = broken.slice(0, brokenShown).map((b) => `  - ${b}`).join('\n');
@@ -113,6 +150,8 @@ export class SourcePages {
       log(`[content] ${message}\n  (LINK_CHECK=warn: kept as written)`);
     }
     for (const [kind, count] of [...this.notes].sort()) log(`[content] ${kind}: ${count}`);
+    const missed = this.missedSections(headingsOf);
+    if (missed.length) log(`[content] links to a section the page does not have (they reach the page): ${missed.length}; ${missed.slice(0, 3).join(', ')}${missed.length > 3 ? ', …' : ''}`);
     for (const asset of this.assets) {
       const to = join(siteDir, 'assets', asset);
       mkdirSync(dirname(to), { recursive: true });
@@ -120,6 +159,11 @@ export class SourcePages {
     }
     if (this.assets.size > 0) log(`[content] files linked from pages copied to /assets/: ${this.assets.size}`);
   }
+}
+
+/** The ids the HTML page answers to: its headings' (and VitePress's for them) and its author's. */
+function pageIds(headings: readonly { slug: string; text: string }[], authored: readonly string[] = []): Set<string> {
+  return new Set([...headings.flatMap((h) => [h.slug, vitepressSlug(h.text)]), ...authored]);
 }
 
 /** The lines of a page as written, where the links of its rewritten form are looked up. */
