@@ -92,6 +92,11 @@ function escapeHtml(text: string): string {
 }
 
 /** A title's text as HTML: escaped, `code` spans kept as code. */
+/** The colons of a container's opening or closing line. */
+function colonCount(line: string): number {
+  return /^\s*(:*)/.exec(line)![1]!.length;
+}
+
 function titleHtml(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
@@ -165,8 +170,13 @@ export class SourceConverter {
     const out: string[] = [];
     // twin mode: the open callouts, each adding "> " to the lines inside it
     const quotes: string[] = [];
-    // each open container: its closing tag in html mode ('' for plain ones), whether it quotes in twin mode
-    const closers: { tag: string; quote: boolean }[] = [];
+    // each open container: its closing tag in html mode ('' for plain ones), whether it quotes in twin mode, and how
+    // many colons opened it. As markdown-it-container (VitePress) reads them, containers do not nest by count: a line of
+    // only colons closes the first container still open that has at most as many, and every container opened inside
+    // it with it (`::: warning` … `::: code-group` … `:::` closes both); an outer container nests with more colons.
+    const closers: { tag: string; quote: boolean; markers: number }[] = [];
+    /** The open container a line of `markers` colons closes (its index in closers), or -1. */
+    const closedBy = (markers: number) => closers.findIndex((c) => c.markers <= markers);
     let fence: string | null = null;
     let skipUntil: RegExp | null = null;
     let inTag = false;
@@ -275,15 +285,16 @@ export class SourceConverter {
         const anchorId = customId.exec(written)?.[1];
         const anchor = anchorId ? ` id="${anchorId}"` : '';
         if (kind === 'code-group') {
-          const end = this.closingLine(lines, i);
+          const end = this.closingLine(lines, i, container[2]!.length);
           const inner = this.convert(lines.slice(i + 1, end).join('\n'), file, lineNo + 1, depth);
           for (const l of this.codeGroup(inner, indent)) emit(l);
-          i = end;
+          // the line that ends the group also closes a container it sits in: left for that container
+          i = end < lines.length && closedBy(colonCount(lines[end]!)) >= 0 ? end - 1 : end;
           continue;
         }
         if (!(kind in calloutKinds)) {
           this.ctx.note(`::: ${kind} containers shown as plain content`);
-          closers.push({ tag: '', quote: false });
+          closers.push({ tag: '', quote: false, markers: container[2]!.length });
           continue;
         }
         const label = title && title.toLowerCase() !== kind ? title : calloutKinds[kind]!;
@@ -293,22 +304,25 @@ export class SourceConverter {
           // a badge in the title (`::: warning WARNING <Version>3.2.0</Version>`) shows as one, as in a heading
           const html = label.split(badgeSplit).map((part, k) => (k % 2 ? this.text(part, file, lineNo) : titleHtml(part))).join('');
           out.push(details ? `${indent}<summary${anchor}>${html}</summary>` : `${indent}<p class="callout-title"${anchor}>${html}</p>`, '');
-          closers.push({ tag: details ? '</details>' : '</div>', quote: false });
+          closers.push({ tag: details ? '</details>' : '</div>', quote: false, markers: container[2]!.length });
         } else {
           emit('');
           quotes.push(indent);
-          closers.push({ tag: '', quote: true });
+          closers.push({ tag: '', quote: true, markers: container[2]!.length });
           emit(`${indent}**${this.inline(label, file, lineNo)}**`);
           emit(indent);
         }
         continue;
       }
-      if (colons && closers.length > 0 && containerClose.test(line)) {
-        const closer = closers.pop()!;
-        if (mode === 'html') out.push('', closer.tag ? `${indentOf(line)}${closer.tag}` : '', '');
-        else {
-          if (closer.quote) quotes.pop();
-          emit('');
+      const closes = colons && closers.length > 0 && containerClose.test(line) ? closedBy(colonCount(line)) : -1;
+      if (closes >= 0) {
+        while (closers.length > closes) {
+          const closer = closers.pop()!;
+          if (mode === 'html') out.push('', closer.tag ? `${indentOf(line)}${closer.tag}` : '', '');
+          else {
+            if (closer.quote) quotes.pop();
+            emit('');
+          }
         }
         continue;
       }
@@ -356,9 +370,11 @@ export class SourceConverter {
     return out.join('\n');
   }
 
-  /** The index of the line that closes the container opened at `start` (fences and nested containers skipped). */
-  private closingLine(lines: string[], start: number): number {
-    let depth = 0;
+  /**
+   * The index of the line that closes the container opened at `start` with `markers` colons: the first line of at
+   * least as many colons alone, outside fences (markdown-it-container's rule), else the end.
+   */
+  private closingLine(lines: string[], start: number, markers: number): number {
     let fence: string | null = null;
     for (let i = start + 1; i < lines.length; i++) {
       const line = lines[i]!;
@@ -368,10 +384,7 @@ export class SourceConverter {
       }
       const open = fenceOpen.exec(line);
       if (open) fence = open[2]!;
-      else if (containerClose.test(line)) {
-        if (depth === 0) return i;
-        depth--;
-      } else if (containerOpen.test(line)) depth++;
+      else if (containerClose.test(line) && colonCount(line) >= markers) return i;
     }
     return lines.length;
   }

@@ -116,6 +116,16 @@ describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
     expect(output).toMatch(/^\[content\] links to a section the page does not have \(they reach the page\): 1; api\/vi\.md:\d+ → \/docs\/guide\/mocking#renamed-section$/m);
   });
 
+  it('closes containers as VitePress does: the first `:::` closes the open callout and the code group inside it', () => {
+    const html = prose(distDir, '/docs/api/vi');
+    const callout = html.slice(html.indexOf('<div class="callout callout-warning"'), html.indexOf('<h2 id="vispyon">'));
+    expect(callout).toContain('<div class="code-group"');
+    expect(callout.match(/<div\b/g)!.length).toBe(callout.match(/<\/div>/g)!.length);
+    const twin = readSiteFile(distDir, 'docs/api/vi.md');
+    expect(twin).toContain('> **Spies keep length**');
+    expect(twin).toContain('\n## vi.spyOn\n\nOutside the callout again.');
+  });
+
   it('renders containers and GitHub alerts as callouts, readable block quotes in the twin', () => {
     const mocking = prose(distDir, '/docs/guide/mocking');
     expect(mocking).toMatch(/<div class="callout callout-warning" role="note">\s*<p class="callout-title">Custom title<\/p>/);
