@@ -9,8 +9,13 @@ import { agentDocs } from './src/integration/agent-docs.ts';
 import { readingPlugin } from './src/markdown/reading-plugin.ts';
 
 const site = loadSiteConfig();
-// The cache holds rendered HTML: a change to our Markdown rendering (src/markdown/) must start a new one.
-const renderSource = ['reading-plugin.ts', 'highlight.ts', 'highlight-tokens.ts'].map((f) => readFileSync(new URL(`./src/markdown/${f}`, import.meta.url))).join('');
+// The cache holds rendered HTML: a change to our Markdown rendering (src/markdown/) or to how the docs loader
+// converts a page before rendering it (src/lib/) must start a new one.
+const renderCode = [
+  'markdown/reading-plugin.ts', 'markdown/highlight.ts', 'markdown/highlight-tokens.ts',
+  'lib/docs-loader.ts', 'lib/source-markdown.ts', 'lib/tool-components.ts', 'lib/content-links.ts', 'lib/foreign-mdx.ts', 'lib/routes.ts',
+];
+const renderSource = renderCode.map((f) => readFileSync(new URL(`./src/${f}`, import.meta.url))).join('');
 const contentKey = createHash('sha256').update(resolve(site.contentDir)).update(renderSource).digest('hex').slice(0, 12);
 
 /**
