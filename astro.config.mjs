@@ -12,7 +12,7 @@ const site = loadSiteConfig();
 // The cache holds rendered HTML: a change to our Markdown rendering (src/markdown/) or to how the docs loader
 // converts a page before rendering it (src/lib/) must start a new one.
 const renderCode = [
-  'markdown/reading-plugin.ts', 'markdown/highlight.ts', 'markdown/highlight-tokens.ts',
+  'markdown/reading-plugin.ts', 'markdown/heading-ids.ts', 'markdown/highlight.ts', 'markdown/highlight-tokens.ts',
   'lib/docs-loader.ts', 'lib/source-markdown.ts', 'lib/tool-components.ts', 'lib/content-links.ts', 'lib/foreign-mdx.ts', 'lib/routes.ts',
 ];
 const renderSource = renderCode.map((f) => readFileSync(new URL(`./src/${f}`, import.meta.url))).join('');

@@ -12,7 +12,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { linkTable, resolveLink, type LinkTable } from './content-links.ts';
 import { customIds, isForeignMdx, withoutCustomIds } from './foreign-mdx.ts';
-import { vitepressSlug } from '../markdown/reading-plugin.ts';
+import { vitepressSlug } from '../markdown/heading-ids.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 

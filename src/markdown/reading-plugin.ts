@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import GithubSlugger from 'github-slugger';
 import type { HastPluginDefinition, HastVisitorContext } from 'satteri';
 import { linkTable, resolveLink } from '../lib/content-links.ts';
+import { vitepressSlug } from './heading-ids.ts';
 import { highlightLines } from './highlight.ts';
 
 type Parent = Root | Element;
@@ -229,21 +230,6 @@ function tableRegion(table: Element, heading: string | undefined, used: Map<stri
 }
 
 const headingTag = /^h[1-6]$/;
-
-const vitepressSpecial = /[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g;
-
-/** The id VitePress gives a heading (its default slugify): `userEvent.type` → `userevent-type`. */
-export function vitepressSlug(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[\u0000-\u001f]/g, '')
-    .replace(vitepressSpecial, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .replace(/^(\d)/, '_$1')
-    .toLowerCase();
-}
 
 /** An id the author gave, as the docs loader leaves it in a heading's text or alone in a paragraph: `{#options}`. */
 const authoredId = /\s*\{#([\w-]+)\}\s*$/;
