@@ -91,12 +91,12 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** A title's text as HTML: escaped, `code` spans kept as code. */
 /** The colons of a container's opening or closing line. */
 function colonCount(line: string): number {
   return /^\s*(:*)/.exec(line)![1]!.length;
 }
 
+/** A title's text as HTML: escaped, `code` spans kept as code. */
 function titleHtml(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
@@ -141,9 +141,9 @@ export function withoutCustomId(heading: string): string {
 }
 
 /**
- * The HTML page keeps an id the author gave after a heading or alone on a line (`{#options}`, escaped so MDX reads it
- * as text, braces as character references): the reading plugin turns it into an anchor beside the id the heading gets from its text, so the author's
- * links to it land there (src/markdown/reading-plugin.ts). The twin drops it.
+ * The HTML page keeps an id the author gave after a heading or alone on a line (`{#options}`, its braces as character
+ * references so MDX reads it as text): the reading plugin turns it into an anchor beside the id the heading gets from
+ * its text, so the author's links to it land there (src/markdown/reading-plugin.ts). The twin drops it.
  */
 function anchorMarker(text: string, mode: 'html' | 'twin'): string {
   const id = customId.exec(text)?.[1];

@@ -76,15 +76,16 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     const ti = [firstOf(f.filters?.type), fb?.type].map((t) => CONTENT_TYPES.indexOf(t as ContentType)).find((x) => x >= 0);
     types[i] = ti ?? 0;
     const section = firstOf(f.filters?.section) ?? fb?.section ?? (url.split('/')[2] ?? '');
-    const anchors: AnchorInfo[] = (Array.isArray(f.anchors) ? f.anchors : [])
+    const found: AnchorInfo[] = (Array.isArray(f.anchors) ? f.anchors : [])
       .filter((a) => a && typeof a.id === 'string' && a.id.length > 0 && typeof a.location === 'number')
       .map((a) => {
         const text = toPlainText(a.text ?? '');
         return { loc: a.location, id: a.id, text, heading: /^h[1-6]$/i.test(a.element ?? ''), words: text ? text.split(' ').length : 0 };
       })
-      .sort((a, b) => a.loc - b.loc)
-      // an id inside a heading (an old or another tool's id kept beside it) names the heading's section, not a new one
-      .filter((a, k, all) => a.heading || !all.some((h) => h.heading && h.loc === a.loc));
+      .sort((a, b) => a.loc - b.loc);
+    // an id inside a heading (an old or another tool's id kept beside it) names the heading's section, not a new one
+    const headingLocs = new Set(found.filter((a) => a.heading).map((a) => a.loc));
+    const anchors = found.filter((a) => a.heading || !headingLocs.has(a.loc));
     pages.push({ url, title, section, anchors });
 
     // heading ranges for term weights
