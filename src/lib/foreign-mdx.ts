@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { closesFence } from './source-markdown.ts';
 
 /** `import … from 'x'` and `import 'x'` at the start of a line, the specifier on the same line as `from`. */
@@ -61,13 +62,15 @@ function resolves(specifier: string, file: string): boolean {
 }
 
 /** `## Options {#options}` or `{#options}` alone on a line: Docusaurus's and VitePress's ids, an expression to MDX. */
-const customId = /^\s*(?:#{1,6}\s.*)?\{#[\w-]+\}\s*$/;
+function writesMdxId(line: string): boolean {
+  return line.includes('{#') && (authoredIdLine.test(line) || (/^\s*#{1,6}\s/.test(line) && authoredId.test(line)));
+}
 
 /** The ids a page gives its headings, containers or lines the Docusaurus or VitePress way (`{#options}`), outside code. */
 export function customIds(source: string): string[] {
   if (!source.includes('{#')) return [];
   return [...linesOf(source)].flatMap(([line, prose]) => {
-    const id = prose && line.includes('{#') ? /\{#([\w-]+)\}\s*$/.exec(line)?.[1] : undefined;
+    const id = prose && line.includes('{#') ? authoredId.exec(line)?.[1] : undefined;
     return id ? [id] : [];
   });
 }
@@ -78,7 +81,7 @@ export function customIds(source: string): string[] {
  */
 export function withoutCustomIds(source: string): string {
   if (!source.includes('{#')) return source;
-  return [...linesOf(source)].map(([line, prose]) => (prose && customId.test(line) ? line.replace(/\s*\{#[\w-]+\}\s*$/, '') : line)).join('\n');
+  return [...linesOf(source)].map(([line, prose]) => (prose && writesMdxId(line) ? withoutAuthoredId(line) : line)).join('\n');
 }
 
 /**
@@ -86,5 +89,5 @@ export function withoutCustomIds(source: string): string {
  * own the Docusaurus way, which MDX cannot compile.
  */
 export function isForeignMdx(file: string, source = readFileSync(file, 'utf8')): boolean {
-  return mdxImports(source).some((specifier) => !resolves(specifier, file)) || (source.includes('{#') && proseLines(source).some((line) => customId.test(line)));
+  return mdxImports(source).some((specifier) => !resolves(specifier, file)) || (source.includes('{#') && proseLines(source).some(writesMdxId));
 }

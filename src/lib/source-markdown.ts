@@ -14,6 +14,7 @@
 // set-up lines and annotations its page hides (`// ---cut---`, `// @errors`, `// ^?`).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
+import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { componentLead, leadMarkdown } from './tool-components.ts';
 
 export type SourceMode = 'html' | 'twin';
@@ -121,23 +122,16 @@ export function takeLeadingHeading(text: string): { heading?: string; rest: stri
   const m = /^#\s+(.+?)\s*#*\s*$/.exec(lines[first] ?? '');
   if (!m) return { rest: text };
   lines[first] = '';
-  return { heading: withoutCustomId(m[1]!), rest: lines.join('\n') };
+  return { heading: withoutAuthoredId(m[1]!), rest: lines.join('\n') };
 }
 
-const badgeElement = new RegExp(`<(${[...badgeComponents].join('|')})\\b(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>[^<]*</\\1\\s*>)`, 'g');
-/** The same, whole, for String.split (odd parts are badges). */
-const badgeSplit = new RegExp(`(<(?:${[...badgeComponents].join('|')})\\b(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>[^<]*</(?:${[...badgeComponents].join('|')})\\s*>))`);
+/** A badge component with its content, for String.split (odd parts are badges): `<Version>4.1</Version>`, `<Experimental />`. */
+const badgeNames = [...badgeComponents].join('|');
+const badgeSplit = new RegExp(`(<(?:${badgeNames})\\b(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>[^<]*</(?:${badgeNames})\\s*>))`);
 
 /** A page title without its badges (`# Custom Pool <Badge type="danger">advanced</Badge>`): they mark the page, not name it. */
 export function withoutBadges(title: string): string {
-  return title.includes('<') ? title.replace(badgeElement, '') : title;
-}
-
-const customId = /\s*\{#([\w-]+)\}\s*$/;
-
-/** A heading's text without a VitePress custom id (`## Options {#options}`): headings get their ids from their text. */
-export function withoutCustomId(heading: string): string {
-  return heading.includes('{#') ? heading.replace(customId, '') : heading;
+  return title.includes('<') ? title.split(badgeSplit).filter((_, k) => k % 2 === 0).join('') : title;
 }
 
 /**
@@ -146,7 +140,7 @@ export function withoutCustomId(heading: string): string {
  * its text, so the author's links to it land there (src/markdown/reading-plugin.ts). The twin drops it.
  */
 function anchorMarker(text: string, mode: 'html' | 'twin'): string {
-  const id = customId.exec(text)?.[1];
+  const id = authoredId.exec(text)?.[1];
   return mode === 'html' && id ? ` &#123;#${id}&#125;` : '';
 }
 
@@ -281,8 +275,8 @@ export class SourceConverter {
         const indent = container[1]!;
         const kind = container[3]!.toLowerCase();
         const written = (container[4] ?? container[5] ?? '').trim();
-        const title = withoutCustomId(written);
-        const anchorId = customId.exec(written)?.[1];
+        const title = withoutAuthoredId(written);
+        const anchorId = authoredId.exec(written)?.[1];
         const anchor = anchorId ? ` id="${anchorId}"` : '';
         if (kind === 'code-group') {
           const end = this.closingLine(lines, i, container[2]!.length);
@@ -350,10 +344,10 @@ export class SourceConverter {
         continue;
       }
       let text = line;
-      if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && withoutCustomId(text) !== text) {
+      if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && withoutAuthoredId(text) !== text) {
         this.ctx.note('custom heading ids {#id} kept as anchors beside the ids headings get from their text');
-        text = withoutCustomId(text) + anchorMarker(text, mode);
-      } else if (text.includes('{#') && /^\s*\{#[\w-]+\}\s*$/.test(text)) {
+        text = withoutAuthoredId(text) + anchorMarker(text, mode);
+      } else if (text.includes('{#') && authoredIdLine.test(text)) {
         this.ctx.note('ids {#id} on a line of their own kept as anchors');
         text = anchorMarker(text, mode).trim();
         if (!text) continue;

@@ -1,6 +1,8 @@
-// The ids other tools give a heading, which links written for them use: shared by the
-// reading plugin (which adds them to the HTML as anchors) and the docs model (which checks
-// links to sections against them).
+// The ids other tools give a heading, which links written for them use: VitePress's slugs
+// and the ids authors write themselves (`## Options {#options}`, `{#options}` alone on a
+// line). Shared by the docs loader (which keeps authored ids in the HTML page's text), the
+// reading plugin (which turns them into anchors) and the docs model (which checks links to
+// sections against them).
 
 const vitepressSpecial = /[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g;
 
@@ -15,4 +17,14 @@ export function vitepressSlug(text: string): string {
     .replace(/^-+|-+$/g, '')
     .replace(/^(\d)/, '_$1')
     .toLowerCase();
+}
+
+/** An id the author wrote at the end of a line (a heading, a container's title): `{#options}`. */
+export const authoredId = /\s*\{#([\w-]+)\}\s*$/;
+/** A line that is only an authored id. */
+export const authoredIdLine = /^\s*\{#([\w-]+)\}\s*$/;
+
+/** A line's text without the id its author wrote at its end. */
+export function withoutAuthoredId(text: string): string {
+  return text.includes('{#') ? text.replace(authoredId, '') : text;
 }

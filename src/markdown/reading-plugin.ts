@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import GithubSlugger from 'github-slugger';
 import type { HastPluginDefinition, HastVisitorContext } from 'satteri';
 import { linkTable, resolveLink } from '../lib/content-links.ts';
-import { vitepressSlug } from './heading-ids.ts';
+import { authoredId, authoredIdLine, vitepressSlug } from './heading-ids.ts';
 import { highlightLines } from './highlight.ts';
 
 type Parent = Root | Element;
@@ -231,9 +231,6 @@ function tableRegion(table: Element, heading: string | undefined, used: Map<stri
 
 const headingTag = /^h[1-6]$/;
 
-/** An id the author gave, as the docs loader leaves it in a heading's text or alone in a paragraph: `{#options}`. */
-const authoredId = /\s*\{#([\w-]+)\}\s*$/;
-
 function lastText(node: Element): Text | undefined {
   for (let i = node.children.length - 1; i >= 0; i--) {
     const child = node.children[i]!;
@@ -284,7 +281,7 @@ class Anchors {
    */
   paragraph(node: Element): Element | Text | undefined {
     const only = node.children.length === 1 ? node.children[0] : undefined;
-    const id = only?.type === 'text' && only.value.includes('{#') ? /^\s*\{#([\w-]+)\}\s*$/.exec(only.value)?.[1] : undefined;
+    const id = only?.type === 'text' && only.value.includes('{#') ? authoredIdLine.exec(only.value)?.[1] : undefined;
     if (id === undefined) return undefined;
     if (this.headings.some((h) => h.slug === id) || this.lines.has(id)) return { type: 'text', value: '' };
     this.lines.add(id);
