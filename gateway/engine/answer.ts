@@ -19,7 +19,7 @@
 import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
-import type { Block } from './markdown-sections.ts';
+import { atxHeading, type Block } from './markdown-sections.ts';
 import { COVERED_THRESHOLD, questionTerms, rankSections, sectionPassage, type RankedSection } from './passages.ts';
 import type { Corrections } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
@@ -87,18 +87,24 @@ function userPrompt(mode: AnswerMode, query: string): string {
   return query;
 }
 
+/** A table's rule line (`|---|:--:|`, `--- | ---`): only `|`, `:`, `-` and spaces, with a `|` and a `---`. */
+function isTableRule(line: string): boolean {
+  return line.includes('|') && line.includes('---') && /^[ \t|:-]+$/.test(line);
+}
+
 /** Markdown / HTML → plain text good enough for prompts and sentence extraction. */
 export function sourceText(content: string): string {
   let s = content.replace(/\r\n?/g, '\n');
   s = s.replace(/^---\n[\s\S]*?\n---\n/, ''); // frontmatter
   s = s.replace(/^(```|~~~)[^\n]*\n[\s\S]*?\n\1[^\n]*$/gm, '\n'); // fenced code blocks
-  s = s.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1'); // images
-  s = s.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1'); // links
+  // images and links; no pattern here reads past the next `[`, `(` or line, so the time follows the text's length
+  s = s.replace(/!\[([^[\]]*)\]\([^()[]*\)/g, '$1');
+  s = s.replace(/\[([^[\]]+)\]\([^()[]*\)/g, '$1');
   s = s.replace(/`([^`]+)`/g, '$1');
-  s = s.replace(/^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/gm, '\n$1.\n'); // headings become their own sentence
-  s = s.replace(/^\s{0,3}>\s?/gm, '');
-  s = s.replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '\n');
-  s = s.replace(/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/gm, ''); // table rules
+  s = s.split('\n').map((line) => { const heading = atxHeading(line); return heading ? `\n${heading.text}.\n` : line; }).join('\n'); // headings become their own sentence
+  s = s.replace(/^[ \t]{0,3}>[ \t]?/gm, '');
+  s = s.replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/gm, '\n');
+  s = s.split('\n').map((line) => (isTableRule(line) ? '' : line)).join('\n');
   s = s.replace(/\|/g, ' ');
   s = s.replace(/(\*\*|__)(.*?)\1/g, '$2').replace(/(^|\W)[*_]([^*_\n]+)[*_](?=\W|$)/g, '$1$2');
   return s

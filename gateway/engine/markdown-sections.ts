@@ -36,15 +36,36 @@ export interface Section {
 export const TWIN_INDEX_POINTER = 'Index of every page of this site, as Markdown: ';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const HEADING = /^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])\s/;
 
-/** The visible text of inline Markdown: code spans, emphasis markers, links and HTML tags reduced to their text. */
+/**
+ * An ATX heading line (`## Text`, up to three spaces before it): its depth and text, without the closing `#`s
+ * CommonMark allows after a space (`## Text ##`); `C#` keeps its `#`. A scan rather than the usual lazy pattern
+ * (`(.+?)\s*#*\s*$`), which rescans a long run of spaces from each of its positions, and reads `C#` as `C`.
+ */
+export function atxHeading(line: string): { depth: number; text: string } | undefined {
+  let start = 0;
+  while (start < 3 && line[start] === ' ') start++;
+  let depth = 0;
+  while (depth < 7 && line[start + depth] === '#') depth++;
+  const after = line.slice(start + depth);
+  if (depth === 0 || depth > 6 || !/^\s/.test(after)) return undefined;
+  const text = after.trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  const closed = end > 0 && end < text.length && /\s/.test(text[end - 1]!);
+  return text ? { depth, text: closed ? text.slice(0, end).trimEnd() : text } : undefined;
+}
+
+/**
+ * The visible text of inline Markdown: code spans, emphasis markers, links and HTML tags reduced to their text. No
+ * pattern reads past the next `[` or `<`, so a line of thousands of them takes time in proportion to its length.
+ */
 export function inlineText(source: string): string {
   return source
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, '')
+    .replace(/!\[([^[\]]*)\]\([^()[]*\)/g, '$1')
+    .replace(/\[([^[\]]*)\]\([^()[]*\)/g, '$1')
+    .replace(/<[^<>]+>/g, '')
     .replace(/`([^`]*)`/g, '$1')
     .replace(/(\*\*|__)(.*?)\1/g, '$2')
     .replace(/(^|\W)[*_]([^*_]+)[*_](?=\W|$)/g, '$1$2')
@@ -107,11 +128,11 @@ export function markdownSections(markdown: string): Section[] {
       fence = { marker: open[1]!, lang: open[2]!.trim().split(/[\s{[]/)[0] ?? '', lines: [line] };
       continue;
     }
-    const heading = HEADING.exec(line);
+    const heading = atxHeading(line);
     if (heading) {
       flush();
-      const depth = heading[1]!.length;
-      const text = inlineText(heading[2]!);
+      const { depth } = heading;
+      const text = inlineText(heading.text);
       if (depth === 1 && !titleSeen) {
         titleSeen = true;
         continue;

@@ -42,7 +42,7 @@ function proseLines(source: string): string[] {
 export function mdxImports(source: string): string[] {
   const out: string[] = [];
   // a multi-line import names its specifier on its last line: join each statement first
-  const text = proseLines(source).join('\n').replace(/^(import|export)\b([^;'"]*?\{[^}]*\})/gm, (_w, kw: string, rest: string) => `${kw}${rest.replace(/\s+/g, ' ')}`);
+  const text = proseLines(source).join('\n').replace(/^(import|export)\b([^;'"{]*\{[^}]*\})/gm, (_w, kw: string, rest: string) => `${kw}${rest.replace(/\s+/g, ' ')}`);
   for (const m of text.matchAll(importFrom)) out.push(m[2] ?? m[4]!);
   return out;
 }

@@ -10,7 +10,7 @@ import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
-import { TWIN_INDEX_POINTER } from '../../gateway/engine/markdown-sections.ts';
+import { TWIN_INDEX_POINTER, atxHeading, inlineText as readerText } from '../../gateway/engine/markdown-sections.ts';
 import { componentLead } from './tool-components.ts';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
@@ -122,6 +122,9 @@ export interface Heading {
 /** Headings of the twin (outside code fences), slugged as Astro slugs them. */
 const inlineParser = unified().use(remarkParse);
 
+/** Headings longer than this are not parsed (inlineText). */
+const PARSED_HEADING_CHARS = 1000;
+
 /** Characters that can start inline Markdown syntax: without any, the text is what the reader sees. */
 const inlineSyntax = /[`*_[\]<>!\\&]/;
 
@@ -129,6 +132,9 @@ const inlineSyntax = /[`*_[\]<>!\\&]/;
 export function inlineText(source: string): string {
   // Most headings are plain words: no parser then (a parse costs ≈2 ms, most of it set-up).
   if (!inlineSyntax.test(source)) return source;
+  // A heading of more than a line's worth: the gateway's reader, whose time follows the length (the Markdown parser
+  // rescans an unclosed `<!--` from each of them, so a line of thousands takes seconds).
+  if (source.length > PARSED_HEADING_CHARS) return readerText(source);
   const parts: string[] = [];
   const walk = (node: { type: string; value?: string; children?: unknown[] }) => {
     if ((node.type === 'text' || node.type === 'inlineCode') && node.value) parts.push(node.value);
@@ -152,10 +158,10 @@ function headingsOf(markdown: string): Heading[] {
       continue;
     }
     if (fence) continue;
-    const m = /^(#{2,6})\s+(.+?)\s*#*\s*$/.exec(line);
-    if (m) {
-      const text = inlineText(m[2]!);
-      headings.push({ depth: m[1]!.length, slug: slugger.slug(text), text });
+    const heading = atxHeading(line);
+    if (heading && heading.depth > 1) {
+      const text = inlineText(heading.text);
+      headings.push({ depth: heading.depth, slug: slugger.slug(text), text });
     }
   }
   return headings;

@@ -16,6 +16,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { componentLead, leadMarkdown } from './tool-components.ts';
+import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 
 export type SourceMode = 'html' | 'twin';
 
@@ -43,14 +44,14 @@ const fenceOpen = /^(\s*)(`{3,}|~{3,})(.*)$/;
 // `\[` too: a Starlight title as an MDX page's twin prints it (`:::note\[Title]`)
 const containerOpen = /^(\s*)(:{3,})\s*([A-Za-z][\w-]*)(?:\\?\[([^\]]*)\])?\s*(.*?)\s*$/;
 const containerClose = /^\s*:{3,}\s*$/;
-const codeInclude = /^(\s*)<<<\s+(\S+?)(?:\{([^}]*)\})?(?:\s+\[([^\]]*)\])?\s*$/;
+const codeInclude = /^(\s*)<<<\s+([^\s{]+)(?:\{([^}]*)\})?(?:\s+\[([^\]]*)\])?\s*$/;
 const markdownInclude = /^\s*<!--\s*@include:\s*(.+?)\s*-->\s*$/;
 const githubAlert = /^(\s*)>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i;
 const blockTag = /^\s*<(script|style)\b/i;
 const htmlBlockStart = /^\s{0,3}<[a-z][\w-]*[\s>]/;
 /** A Vue directive in an HTML tag (`v-for="…"`, `:href="…"`, `@click="…"`): the tag renders the source tool's data. */
-const vueDirective = /<[a-z][\w-]*\s(?:[^>"']|"[^"]*"|'[^']*')*?\s(?:v-(?:if|else-if|else|for|show|html|text|model|bind|on)\b|[:@][a-zA-Z][\w.-]*=)/;
-const componentTag = /<\/?([A-Z][A-Za-z0-9]*)\b((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+const vueDirective = /<[a-z][\w-]*\s(?:[^<>"']|"[^"]*"|'[^']*')*?\s(?:v-(?:if|else-if|else|for|show|html|text|model|bind|on)\b|[:@][a-zA-Z][\w.-]*=)/;
+const componentTag = /<\/?([A-Z][A-Za-z0-9]*)\b((?:[^<>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
 const badgeComponents = new Set(['Badge', 'Version', 'Experimental', 'Deprecated']);
 
 /** A fence's info string that asks for twoslash (`ts twoslash [vite.config.ts]`), and the word with its space. */
@@ -88,6 +89,41 @@ function closingFence(lines: readonly string[], start: number, marker: string): 
   return lines.length;
 }
 
+/**
+ * Whether `text` holds a template expression, `{{` … `}}` with no `}` between (VitePress's Vue interpolation). A scan
+ * from one `}` to the next, in linear time: the regular expression `\{\{[^}]*\}\}` backtracks over a long run of
+ * braces in quadratic time.
+ */
+function hasTemplateExpression(text: string): boolean {
+  let from = 0;
+  for (let close = text.indexOf('}'); close !== -1; close = text.indexOf('}', close + 1)) {
+    if (text[close + 1] === '}' && text.slice(from, close).includes('{{')) return true;
+    from = close + 1;
+  }
+  return false;
+}
+
+/** A line without its whole MDX comments (`{/* … *\/}`), in linear time: a lazy pattern rescans the line from every `{/*`. */
+function withoutMdxComments(line: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = line.indexOf('{/*'); open !== -1; open = line.indexOf('{/*', from)) {
+    const close = line.indexOf('*/}', open + 3);
+    if (close === -1) break;
+    out += line.slice(from, open);
+    from = close + 3;
+  }
+  return out + line.slice(from);
+}
+
+/** An `export const|let|var|function` line that ends its statement: something follows the keyword, and it does not end in `{ , ( [`. */
+function isWholeDeclaration(line: string): boolean {
+  const keyword = /^export\s+(?:const|let|var|function)\b/.exec(line);
+  if (!keyword) return false;
+  const rest = line.slice(keyword[0].length).trimEnd();
+  return rest.length > 0 && !'{,(['.includes(rest.at(-1)!);
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -109,9 +145,13 @@ function attribute(attrs: string, name: string): string | undefined {
 /** The lines a `#region name` … `#endregion name` pair encloses (VitePress region includes). */
 function region(text: string, name: string): string | undefined {
   const lines = text.split('\n');
-  const start = lines.findIndex((l) => new RegExp(`#region\\s+${name}\\b`).test(l));
+  // the name as written, never as a pattern: `<<< ./x.ts#a(` names no region rather than failing the build
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const opening = new RegExp(`#region\\s+${escaped}\\b`);
+  const closing = new RegExp(`#endregion\\s+${escaped}\\b`);
+  const start = lines.findIndex((l) => opening.test(l));
   if (start === -1) return undefined;
-  const end = lines.findIndex((l, i) => i > start && new RegExp(`#endregion\\s+${name}\\b`).test(l));
+  const end = lines.findIndex((l, i) => i > start && closing.test(l));
   return lines.slice(start + 1, end === -1 ? undefined : end).join('\n');
 }
 
@@ -119,15 +159,15 @@ function region(text: string, name: string): string | undefined {
 export function takeLeadingHeading(text: string): { heading?: string; rest: string } {
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
-  const m = /^#\s+(.+?)\s*#*\s*$/.exec(lines[first] ?? '');
-  if (!m) return { rest: text };
+  const heading = atxHeading(lines[first] ?? '');
+  if (heading?.depth !== 1) return { rest: text };
   lines[first] = '';
-  return { heading: withoutAuthoredId(m[1]!), rest: lines.join('\n') };
+  return { heading: withoutAuthoredId(heading.text), rest: lines.join('\n') };
 }
 
 /** A badge component with its content, for String.split (odd parts are badges): `<Version>4.1</Version>`, `<Experimental />`. */
 const badgeNames = [...badgeComponents].join('|');
-const badgeSplit = new RegExp(`(<(?:${badgeNames})\\b(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>[^<]*</(?:${badgeNames})\\s*>))`);
+const badgeSplit = new RegExp(`(<(?:${badgeNames})\\b(?:[^<>"']|"[^"]*"|'[^']*')*?(?:/>|>[^<]*</(?:${badgeNames})\\s*>))`);
 
 /** A page title without its badges (`# Custom Pool <Badge type="danger">advanced</Badge>`): they mark the page, not name it. */
 export function withoutBadges(title: string): string {
@@ -189,13 +229,14 @@ export class SourceConverter {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
       const lineNo = firstLine + i;
+      if (statement && !line.trim()) statement = false; // MDX ends an ESM block at a blank line
       if (mdx && !fence && (statement || /^(?:import|export)\b/.test(line))) {
         // a statement continues until its specifier (`from '…'`, `import '…'`) or a `;`
-        statement = !/(?:\bfrom\s*|^import\s*)(['"])[^'"]*\1|;\s*$/.test(line) && !/^export\s+(?:const|let|var|function)\b.*[^{,(\[]\s*$/.test(line);
+        statement = !/(?:\bfrom\s*|^import\s*)(['"])[^'"]*\1|;\s*$/.test(line) && !isWholeDeclaration(line);
         continue;
       }
       if (mdx && !fence && line.includes('{/*')) {
-        const rest = line.replace(/\{\/\*[\s\S]*?\*\/\}/g, '');
+        const rest = withoutMdxComments(line);
         if (rest.includes('{/*')) {
           skipUntil = /\*\/\}/;
           if (rest.slice(0, rest.indexOf('{/*')).trim()) emit(this.inline(rest.slice(0, rest.indexOf('{/*')), file, lineNo));
@@ -445,7 +486,7 @@ export class SourceConverter {
     const { ctx } = this;
     const hasTag = part.includes('<');
     if (!hasTag && !part.includes('](') && !part.includes(']:') && !part.includes('{{')) return part;
-    if (part.includes('{{') && /\{\{[^}]*\}\}/.test(part)) ctx.note('template expressions {{ … }} kept as text');
+    if (part.includes('{{') && hasTemplateExpression(part)) ctx.note('template expressions {{ … }} kept as text');
     let text = !hasTag ? part : part.replace(componentTag, (whole, name: string, attrs: string, selfClosing: string) => {
       const badge = badgeComponents.has(name);
       if (whole.startsWith('</')) return badge ? (ctx.mode === 'html' ? '</span>' : ')') : '';
@@ -463,7 +504,7 @@ export class SourceConverter {
     });
     const rewrite = (target: string) => ctx.link(target, file, lineNo);
     // inline links and images: ](target "title")
-    if (text.includes('](')) text = text.replace(/\]\(\s*(<[^>]*>|[^\s)]+)((?:\s+(?:"[^"]*"|'[^']*'))?\s*)\)/g, (_w, target: string, title: string) => {
+    if (text.includes('](')) text = text.replace(/\]\(\s*(<[^<>]*>|[^\s)\]]+)((?:\s+(?:"[^"]*"|'[^']*'))?\s*)\)/g, (_w, target: string, title: string) => {
       const angled = target.startsWith('<');
       const next = rewrite(angled ? target.slice(1, -1) : target);
       return `](${angled ? `<${next}>` : next}${title})`;
@@ -474,7 +515,7 @@ export class SourceConverter {
     );
     // raw HTML href/src
     if (!hasTag) return text;
-    return text.replace(/(<(?:a|img|source|video|audio)\b[^>]*?\s(?:href|src)=)(["'])([^"']*)\2/gi, (_w, lead: string, q: string, target: string) => `${lead}${q}${rewrite(target)}${q}`);
+    return text.replace(/(<(?:a|img|source|video|audio)\b[^<>]*?\s(?:href|src)=)(["'])([^"']*)\2/gi, (_w, lead: string, q: string, target: string) => `${lead}${q}${rewrite(target)}${q}`);
   }
 }
 

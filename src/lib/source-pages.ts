@@ -13,6 +13,7 @@ import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { linkTable, resolveLink, type LinkTable } from './content-links.ts';
 import { customIds, isForeignMdx, withoutCustomIds } from './foreign-mdx.ts';
 import { vitepressSlug } from '../markdown/heading-ids.ts';
+import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 
@@ -215,8 +216,8 @@ function firstHeading(lines: string[]): string | undefined {
   for (const line of lines) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     else if (!fence) {
-      const m = /^#\s+(.+?)\s*#*\s*$/.exec(line);
-      if (m) return m[1];
+      const heading = atxHeading(line);
+      if (heading?.depth === 1) return heading.text;
     }
   }
   return undefined;

@@ -19,12 +19,16 @@ export function vitepressSlug(text: string): string {
     .toLowerCase();
 }
 
-/** An id the author wrote at the end of a line (a heading, a container's title): `{#options}`. */
-export const authoredId = /\s*\{#([\w-]+)\}\s*$/;
+/**
+ * An id the author wrote at the end of a line (a heading, a container's title): `{#options}`. The space before it is
+ * not part of the pattern (callers trim it): `\s*` there would rescan a long run of spaces from each of its positions.
+ */
+export const authoredId = /\{#([\w-]+)\}\s*$/;
 /** A line that is only an authored id. */
 export const authoredIdLine = /^\s*\{#([\w-]+)\}\s*$/;
 
 /** A line's text without the id its author wrote at its end. */
 export function withoutAuthoredId(text: string): string {
-  return text.includes('{#') ? text.replace(authoredId, '') : text;
+  const id = text.includes('{#') ? authoredId.exec(text) : null;
+  return id ? text.slice(0, id.index).trimEnd() : text;
 }

@@ -264,7 +264,7 @@ class Anchors {
     const last = text.includes('{#') ? lastText(node) : undefined;
     const marker = last && authoredId.exec(last.value);
     if (marker) {
-      const value = last.value.slice(0, marker.index);
+      const value = last.value.slice(0, marker.index).trimEnd();
       text = text.slice(0, text.length - last.value.length) + value;
       ctx.replaceNode(last, { type: 'text', value });
     }

@@ -4,8 +4,22 @@
 import { describe, expect, it } from 'vitest';
 import { answer, type AnswerSource } from '../../gateway/engine/answer.ts';
 import { citationFilter } from '../../gateway/engine/citations.ts';
-import { TWIN_INDEX_POINTER, markdownSections } from '../../gateway/engine/markdown-sections.ts';
+import { TWIN_INDEX_POINTER, atxHeading, markdownSections } from '../../gateway/engine/markdown-sections.ts';
 import { COVERED_THRESHOLD, rankSections, sectionPassage } from '../../gateway/engine/passages.ts';
+
+describe('atxHeading', () => {
+  it('reads depth and text as CommonMark does: closing hashes after a space go, a last word keeps its own', () => {
+    expect(atxHeading('## Set up ##')).toEqual({ depth: 2, text: 'Set up' });
+    expect(atxHeading('   ### Using C#')).toEqual({ depth: 3, text: 'Using C#' });
+    expect(atxHeading('# #')).toEqual({ depth: 1, text: '#' });
+    expect(atxHeading('#\tTitle \r')).toEqual({ depth: 1, text: 'Title' });
+    for (const line of ['#Title', '####### seven', '    # indented code', '##', '## ', 'text # not a heading']) expect(atxHeading(line)).toBeUndefined();
+  });
+
+  it('reads a heading line with a long run of spaces inside it', () => {
+    expect(atxHeading(`## a${' '.repeat(200_000)}b`)?.text).toHaveLength(200_002);
+  });
+});
 
 describe('markdownSections', () => {
   const twin = [

@@ -1,0 +1,92 @@
+// The converter of other tools' Markdown (src/lib/source-markdown.ts) on what a docs tree can hold: very long
+// lines of the characters its patterns look for convert in time proportional to the line, and odd input converts
+// instead of failing the build.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../src/lib/source-markdown.ts';
+
+const contentDir = mkdtempSync(join(tmpdir(), 'source-markdown-'));
+writeFileSync(join(contentDir, 'sample.ts'), ['// #region setup', 'const a = 1;', '// #endregion setup', 'const b = 2;'].join('\n'));
+afterAll(() => rmSync(contentDir, { recursive: true, force: true }));
+
+function converter(mode: SourceMode) {
+  const notes = new Set<string>();
+  const links: string[] = [];
+  const c = new SourceConverter({
+    mode,
+    contentDir,
+    note: (kind) => notes.add(kind),
+    link: (target) => {
+      links.push(target);
+      return target.startsWith('./') ? `/docs/${target.slice(2)}` : target;
+    },
+  });
+  return { convert: (body: string, file = 'page.md') => c.convert(body, file), notes, links };
+}
+
+describe('the source converter on long lines', () => {
+  // Lines on which a pattern that rescans the rest of the line from every position it can start at takes tens of
+  // seconds at 200 KB (scripts/lib/fuzz/long-lines.ts measures the growth).
+  const lines: Record<string, string> = {
+    'braces (template expressions)': '{{'.repeat(100_000),
+    'link openings': '](' .repeat(100_000),
+    'angle-bracket link targets': '](<'.repeat(60_000),
+    'lower-case tags (Vue directives)': '<a '.repeat(60_000),
+    'component tags': '<Badge '.repeat(30_000),
+    'a code include': `<<< ./sample.ts${'{#'.repeat(100_000)}x`,
+    'a container title with badges': `::: tip ${'<Badge '.repeat(30_000)}`,
+  };
+  for (const mode of ['html', 'twin'] as const) {
+    for (const [name, line] of Object.entries(lines)) {
+      it(`converts ${name} (${mode})`, () => {
+        expect(converter(mode).convert(line)).toBeTypeOf('string');
+      });
+    }
+  }
+
+  it('reads a long line of an MDX page of another tool: comments and export statements', () => {
+    const { convert } = converter('html');
+    expect(convert(`text {/* a comment */} more ${'{/*'.repeat(100_000)}`, 'page.mdx')).toBe('text  more ');
+    expect(convert(`export const a${' '.repeat(200_000)}{\n  b: 1,\n}\n\nText`, 'page.mdx').trim()).toBe('Text');
+  });
+
+  it('takes a page title from a long heading line, and badges out of a long title', () => {
+    expect(takeLeadingHeading(`# a${' '.repeat(200_000)}b\n\ntext`).heading).toBe(`a${' '.repeat(200_000)}b`);
+    expect(takeLeadingHeading(`# ${'#'.repeat(200_000)}x`).heading).toBe(`${'#'.repeat(200_000)}x`);
+    expect(withoutBadges(`Title ${'<Badge '.repeat(30_000)}`)).toContain('Title');
+  });
+});
+
+describe('the source converter keeps what it converts', () => {
+  it('notes template expressions, and only whole ones', () => {
+    const expression = converter('html');
+    expression.convert('Hello {{ name }} and {{ other }}');
+    expect(expression.notes).toContain('template expressions {{ … }} kept as text');
+    const braces = converter('html');
+    braces.convert('an object { a: { b } } and {{ a } b }');
+    expect(braces.notes).not.toContain('template expressions {{ … }} kept as text');
+  });
+
+  it('rewrites inline links and leaves a target holding a bracket as written', () => {
+    const { convert, links } = converter('twin');
+    expect(convert('See [the guide](./guide "Guide") and [spec](<./a b>).')).toBe('See [the guide](/docs/guide "Guide") and [spec](</docs/a b>).');
+    expect(links).toEqual(['./guide', './a b']);
+    expect(convert('[x](./odd]name)')).toBe('[x](./odd]name)');
+  });
+
+  it('reads a code region by its name as written, and leaves out a name that is no region', () => {
+    const { convert, notes } = converter('twin');
+    expect(convert('<<< ./sample.ts#setup{1}')).toBe(['```ts', 'const a = 1;', '```'].join('\n'));
+    expect(convert('<<< ./sample.ts#setup(')).toContain('is not in the content folder');
+    expect(notes).toContain('code includes not found (left out)');
+  });
+
+  it('drops a heading\'s closing hashes, not a hash that ends its last word', () => {
+    expect(takeLeadingHeading('# Title ##').heading).toBe('Title');
+    expect(takeLeadingHeading('# Using C#').heading).toBe('Using C#');
+    expect(takeLeadingHeading('# Options {#options}\r').heading).toBe('Options');
+    expect(takeLeadingHeading('# #').heading).toBe('#');
+  });
+});
