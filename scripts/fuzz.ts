@@ -2,13 +2,17 @@
 // scripts/lib/fuzz/). Builds the site first when there is no build (as `npm start`
 // does), starts the gateway on free loopback ports with the rate limits lifted (the
 // limits are not what is fuzzed; their headers are still checked), sends the requests,
-// prints the report and writes it to bench/results/fuzz.{json,md}. Exits 1 on findings.
+// prints the report and writes it to bench/results/fuzz.{json,md}. Then the long lines
+// (scripts/lib/fuzz/long-lines.ts): the build's converters and the gateway's text functions
+// on lines of one repeated pattern at two lengths, for time that grows faster than the line.
+// Exits 1 on findings of either.
 //   --requests N     how many (default 100,000)      --seed S  replay a run
 //   --concurrency C  requests in flight (default 16) --out DIR where the report goes
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runAstroBuild, repoRoot } from './lib/astro-build.ts';
+import { longLinesMarkdown, runLongLines } from './lib/fuzz/long-lines.ts';
 import { fuzzReportMarkdown, runFuzz } from './lib/fuzz/run.ts';
 import { startGateway } from './lib/gateway-process.ts';
 
@@ -52,12 +56,12 @@ try {
   await gateway.stop();
 }
 process.stdout.write('\n');
-const markdown = fuzzReportMarkdown(report);
+console.log('Long lines: the converters and text functions at two lengths…');
+const longLines = runLongLines();
+const markdown = `${fuzzReportMarkdown(report)}\n${longLinesMarkdown(longLines)}`;
 console.log(markdown);
 mkdirSync(values.out, { recursive: true });
-writeFileSync(join(values.out, 'fuzz.json'), JSON.stringify(report, null, 2) + '\n');
+writeFileSync(join(values.out, 'fuzz.json'), JSON.stringify({ ...report, longLines }, null, 2) + '\n');
 writeFileSync(join(values.out, 'fuzz.md'), markdown);
-if (report.findings.length) {
-  console.error(`Gateway output (last 3,000 characters):\n${gateway.output().slice(-3000)}`);
-  process.exit(1);
-}
+if (report.findings.length) console.error(`Gateway output (last 3,000 characters):\n${gateway.output().slice(-3000)}`);
+if (report.findings.length || longLines.findings.length) process.exit(1);
