@@ -53,6 +53,11 @@ const htmlBlockStart = /^\s{0,3}<[a-z][\w-]*[\s>]/;
 const vueDirective = /<[a-z][\w-]*\s(?:[^<>"']|"[^"]*"|'[^']*')*?\s(?:v-(?:if|else-if|else|for|show|html|text|model|bind|on)\b|[:@][a-zA-Z][\w.-]*=)/;
 const componentTag = /<\/?([A-Z][A-Za-z0-9]*)\b((?:[^<>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
 const badgeComponents = new Set(['Badge', 'Version', 'Experimental', 'Deprecated']);
+/**
+ * Containers (callouts, code groups, GitHub alerts) nested deeper than this stay text: each level quotes or wraps every
+ * line inside it, so a page of a few thousand nested openings would grow quadratically, past what a string can hold.
+ */
+const MAX_NESTING = 32;
 
 /** A fence's info string that asks for twoslash (`ts twoslash [vite.config.ts]`), and the word with its space. */
 const twoslashInfo = /(^|\s)twoslash(?=\s|$)\s*/;
@@ -198,8 +203,11 @@ export class SourceConverter {
     return { file: relative(this.ctx.contentDir, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') };
   }
 
-  /** Converts one page body (`file` relative to the content dir; `firstLine` numbers its first line). */
-  convert(body: string, file: string, firstLine = 1, depth = 0): string {
+  /**
+   * Converts one page body (`file` relative to the content dir; `firstLine` numbers its first line; `depth` counts the
+   * Markdown includes it sits in, `nesting` the containers).
+   */
+  convert(body: string, file: string, firstLine = 1, depth = 0, nesting = 0): string {
     const { mode } = this.ctx;
     const out: string[] = [];
     // twin mode: the open callouts, each adding "> " to the lines inside it
@@ -312,6 +320,11 @@ export class SourceConverter {
       }
       const colons = line.includes(':::');
       const container = colons ? containerOpen.exec(line) : null;
+      if (container && nesting + closers.length >= MAX_NESTING) {
+        this.ctx.note(`containers nested more than ${MAX_NESTING} deep kept as text`);
+        emit(line);
+        continue;
+      }
       if (container) {
         const indent = container[1]!;
         const kind = container[3]!.toLowerCase();
@@ -321,7 +334,7 @@ export class SourceConverter {
         const anchor = anchorId ? ` id="${anchorId}"` : '';
         if (kind === 'code-group') {
           const end = this.closingLine(lines, i, container[2]!.length);
-          const inner = this.convert(lines.slice(i + 1, end).join('\n'), file, lineNo + 1, depth);
+          const inner = this.convert(lines.slice(i + 1, end).join('\n'), file, lineNo + 1, depth, nesting + closers.length + 1);
           for (const l of this.codeGroup(inner, indent)) emit(l);
           // the line that ends the group also closes a container it sits in: left for that container
           i = end < lines.length && closedBy(colonCount(lines[end]!)) >= 0 ? end - 1 : end;
@@ -361,7 +374,7 @@ export class SourceConverter {
         }
         continue;
       }
-      const alert = mode === 'html' && line.includes('[!') ? githubAlert.exec(line) : null;
+      const alert = mode === 'html' && line.includes('[!') && nesting + closers.length < MAX_NESTING ? githubAlert.exec(line) : null;
       if (alert) {
         const indent = alert[1]!;
         let end = i + 1;
@@ -369,7 +382,7 @@ export class SourceConverter {
         const inner = lines.slice(i + 1, end).map((l) => l.slice(indent.length).replace(/^> ?/, ''));
         const kind = alert[2]!.toLowerCase();
         out.push('', `${indent}<div class="callout callout-${kind}" role="note">`, `${indent}<p class="callout-title">${calloutKinds[kind]}</p>`, '');
-        out.push(...this.convert(inner.join('\n'), file, lineNo + 1, depth).split('\n').map((l) => (l ? `${indent}${l}` : l)));
+        out.push(...this.convert(inner.join('\n'), file, lineNo + 1, depth, nesting + closers.length + 1).split('\n').map((l) => (l ? `${indent}${l}` : l)));
         out.push('', `${indent}</div>`, '');
         i = end - 1;
         continue;

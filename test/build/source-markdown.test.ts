@@ -52,6 +52,16 @@ describe('the source converter on long lines', () => {
     expect(convert(`export const a${' '.repeat(200_000)}{\n  b: 1,\n}\n\nText`, 'page.mdx').trim()).toBe('Text');
   });
 
+  it('keeps containers nested more than 32 deep as text', () => {
+    for (const mode of ['html', 'twin'] as const) {
+      const { convert, notes } = converter(mode);
+      expect(convert(`${'::: tip\n'.repeat(20_000)}text`)).toContain('::: tip');
+      expect(convert(`${'::: code-group\n'.repeat(20_000)}\`\`\`js\na\n\`\`\``)).toContain('::: code-group');
+      expect(convert(Array.from({ length: 3_000 }, (_, k) => `${'> '.repeat(k)}> [!NOTE]`).join('\n'))).toContain('[!NOTE]');
+      expect(notes).toContain('containers nested more than 32 deep kept as text');
+    }
+  });
+
   it('takes a page title from a long heading line, and badges out of a long title', () => {
     expect(takeLeadingHeading(`# a${' '.repeat(200_000)}b\n\ntext`).heading).toBe(`a${' '.repeat(200_000)}b`);
     expect(takeLeadingHeading(`# ${'#'.repeat(200_000)}x`).heading).toBe(`${'#'.repeat(200_000)}x`);
