@@ -40,5 +40,9 @@ declare module 'autocannon' {
     /** Bytes read per second; `total` is all bytes read. */
     throughput?: Histogram;
   }
-  export default function autocannon(opts: AutocannonOptions): Promise<AutocannonResult>;
+  /** The run: awaited for its result; emits `response` for every response (its latency in ms). */
+  export interface AutocannonInstance extends Promise<AutocannonResult> {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+  }
+  export default function autocannon(opts: AutocannonOptions): AutocannonInstance;
 }

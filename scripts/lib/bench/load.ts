@@ -21,6 +21,11 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** Mean bytes read per response (headers included): what the client had to receive. */
   bytesPerResponse: number;
+  /**
+   * With `timeline`: the responses of each second of the phase and their p99, and the p99 of the phase's second half,
+   * so a cold start's first seconds can be told from the rest.
+   */
+  timeline?: { bySecond: { requests: number; p99Ms: number }[]; secondHalfP99Ms: number };
   /** Filled by the caller: event-loop delay inside the gateway during this phase. */
   eventLoop?: { p99Ms: number; maxMs: number; meanMs: number; worstStall?: BenchMetricsSnapshot['worstStall'] };
   /** Filled by the caller: cores kept busy during this phase (CPU seconds per second) — gateway thread groups, and the load generator. */
@@ -44,8 +49,10 @@ export async function runLoad(opts: {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Record every response's latency by the second it came in (LoadResult.timeline). */
+  timeline?: boolean;
 }): Promise<LoadResult> {
-  const result = await autocannon({
+  const run = autocannon({
     url: opts.url,
     connections: opts.connections,
     duration: opts.durationS,
@@ -55,6 +62,10 @@ export async function runLoad(opts: {
     requests: opts.requests,
     timeout: 10,
   });
+  const started = performance.now();
+  const samples: number[][] = [];
+  if (opts.timeline) run.on('response', (_client, _status, _bytes, ms) => (samples[Math.floor((performance.now() - started) / 1000)] ??= []).push(ms));
+  const result = await run;
   const codes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) codes[code] = count;
   const completed = result.latency.totalCount ?? result.requests.total;
@@ -72,6 +83,22 @@ export async function runLoad(opts: {
     errors: result.non2xx + result.errors + result.timeouts,
     statusCodes: codes,
     bytesPerResponse: completed > 0 ? Math.round((result.throughput?.total ?? 0) / completed) : 0,
+    ...(opts.timeline ? { timeline: timelineOf(samples) } : {}),
+  };
+}
+
+/** The 99th percentile of latencies (nearest rank), rounded to a tenth of a ms. */
+function p99(values: number[]): number {
+  if (!values.length) return 0;
+  const sorted = Float64Array.from(values).sort();
+  return Math.round(10 * sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)]!) / 10;
+}
+
+function timelineOf(samples: number[][]): NonNullable<LoadResult['timeline']> {
+  const seconds = Array.from(samples, (s) => s ?? []);
+  return {
+    bySecond: seconds.map((s) => ({ requests: s.length, p99Ms: p99(s) })),
+    secondHalfP99Ms: p99(seconds.slice(Math.floor(seconds.length / 2)).flat()),
   };
 }
 
