@@ -425,7 +425,7 @@ async function gateway(): Promise<GatewayResult> {
       {
         name: 'ask',
         path: '/ask?query=…&mode=list',
-        run: () => runLoad({ name: 'ask', path: '/ask (list, mix)', url: gw.url, connections, durationS, requests: askRequests(askStream) }),
+        run: () => runLoad({ name: 'ask', path: '/ask (list, mix)', url: gw.url, connections, durationS, requests: askRequests(askStream), timeline: true }),
       },
       {
         name: 'batch',
