@@ -19,10 +19,15 @@ export class BoundedMemo<K, V> extends Map<K, V> {
   }
 }
 
-/** A small LRU bounded by entry count and by an estimated byte size (Map insertion order = recency). */
+/**
+ * A small LRU bounded by entry count and by an estimated byte size (Map insertion order = recency). An entry stored
+ * with `counted: false` weighs only in bytes: a part of another entry that has a recency of its own (a search
+ * answer's serialized bytes beside its ranking), so the count keeps meaning what it bounds.
+ */
 export class Lru<V> {
-  private readonly map = new Map<string, { v: V; bytes: number }>();
+  private readonly map = new Map<string, { v: V; bytes: number; counted: boolean }>();
   private total = 0;
+  private counted = 0;
   readonly maxEntries: number;
   readonly maxBytes: number;
   hits = 0;
@@ -33,8 +38,9 @@ export class Lru<V> {
     this.maxBytes = maxBytes;
   }
 
+  /** Entries that count toward maxEntries. */
   get size(): number {
-    return this.map.size;
+    return this.counted;
   }
 
   get bytes(): number {
@@ -57,14 +63,15 @@ export class Lru<V> {
     return this.map.has(key);
   }
 
-  set(key: string, v: V, bytes: number): void {
+  set(key: string, v: V, bytes: number, counted = true): void {
     if (this.maxEntries === 0 || bytes > this.maxBytes) {
       this.delete(key);
       return;
     }
     this.delete(key);
-    this.map.set(key, { v, bytes });
+    this.map.set(key, { v, bytes, counted });
     this.total += bytes;
+    if (counted) this.counted++;
     this.evict();
   }
 
@@ -81,21 +88,22 @@ export class Lru<V> {
     const e = this.map.get(key);
     if (!e) return;
     this.total -= e.bytes;
+    if (e.counted) this.counted--;
     this.map.delete(key);
   }
 
   clear(): void {
     this.map.clear();
     this.total = 0;
+    this.counted = 0;
   }
 
   private evict(keep?: string): void {
     for (const [k, e] of this.map) {
-      if (this.map.size <= this.maxEntries && this.total <= this.maxBytes) break;
+      if (this.counted <= this.maxEntries && this.total <= this.maxBytes) break;
       if (k === keep && this.map.size === 1) break;
       if (k === keep) continue;
-      this.total -= e.bytes;
-      this.map.delete(k);
+      this.delete(k);
     }
     if (keep !== undefined && this.total > this.maxBytes) this.delete(keep);
   }

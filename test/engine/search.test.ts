@@ -318,6 +318,35 @@ describe('serialized bodies, static excerpts beyond the top ranks, prebuilt inde
     expect((await engine.searchBody('!!!')).body.toString()).toBe('[]');
   });
 
+  it("keeps a body by its own use: reading a ranking's hits does not keep the ranking's bodies", async () => {
+    const others = ['install', 'deploy', 'configuration'];
+    const steps = async (e: SearchEngine) => {
+      const first = await e.searchBody('widget');
+      await e.search('widget'); // the hits, as /ask and MCP read them
+      for (const q of others) await e.search(q);
+      return first.body;
+    };
+    // the sizes, on a cache with no memory bound
+    const unbounded = await createSearchEngine({ siteDir, workers: 1, indexCacheDir: cacheDir });
+    await steps(unbounded);
+    const everything = unbounded.stats().cache.bytes;
+    await unbounded.close();
+    // one byte short of holding everything: the least recently used goes, the body the hits' readers never asked for
+    const e = await createSearchEngine({ siteDir, workers: 1, indexCacheDir: cacheDir, cacheBytes: everything - 1 });
+    try {
+      const body = await steps(e);
+      const requests = e.stats().workerRequests;
+      await e.search('widget');
+      expect(e.stats().workerRequests).toBe(requests); // the ranking and its hits are still cached
+      expect(e.stats().cache.entries).toBe(1 + others.length); // every ranking: bodies do not count as rankings
+      const again = await e.searchBody('widget');
+      expect(e.stats().workerRequests).toBe(requests + 1); // the body is rendered again, the same bytes
+      expect(again.body.equals(body)).toBe(true);
+    } finally {
+      await e.close();
+    }
+  });
+
   it('writes every score exactly as JSON.stringify would (digits written directly past the first ranks)', () => {
     const files = readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).sort();
     const fp = files[0]!.split('-')[0]!;

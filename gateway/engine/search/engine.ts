@@ -12,9 +12,10 @@
  *   2. cache lookup keyed by (buildId, tag, match, terms): an entry holds the ranking (typed arrays; for a limited
  *      request only its first 2 × (offset+limit) ranks, top-k.ts, so the next page is ranked too, and the exact total,
  *      until a request beyond them ranks a longer prefix) plus
- *      what was rendered of it — SearchHits (search(), for /ask, MCP, the assistant) and serialized response bodies
- *      per slice (searchBody(), for GET /api/search); a slice already rendered is answered from memory (the same
- *      frozen hits array, or the same Buffer, for the same slice);
+ *      what was rendered of it as SearchHits (search(), for /ask, MCP, the assistant); the serialized response
+ *      bodies per slice (searchBody(), for GET /api/search) are entries of their own in the same cache, with their
+ *      own recency (bodyKey); a slice already rendered is answered from memory (the same frozen hits array, or the
+ *      same Buffer, for the same slice);
  *   3. miss: one round trip to the least-busy worker ranks the matching pages (a limited request: a bounded heap of
  *      2 × (offset+limit), every match still counted) and renders the requested slice (an index of at most
  *      IN_THREAD_MAX_PAGES pages, the assistant's portfolio, has no workers: the same protocol answers on this
@@ -136,6 +137,15 @@ export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
  */
 const RANK_AHEAD = 2;
 
+/**
+ * The cache key of a serialized slice [offset, end) of a query's ranking. A body is an entry of its own, not a part of
+ * its ranking's entry: /ask, MCP and the assistant read a ranking's hits and never its bodies, and as a part of the
+ * ranking's entry a body of megabytes stayed as long as those kept reading the hits.
+ */
+function bodyKey(rankingKey: string, offset: number, end: number): string {
+  return `${rankingKey}\u0002${offset}:${end}`;
+}
+
 interface Entry {
   /** Every match; docs/scores/titleMatch may hold only a prefix of the ranking (see ranked). */
   total: number;
@@ -145,9 +155,6 @@ interface Entry {
   hits: (SearchHit | undefined)[];
   /** Frozen slices handed out, by "offset:end" (stable identity for repeated identical requests). */
   slices: Map<string, SearchHit[]>;
-  /** Serialized result arrays (searchBody), by "offset:end", and those being built. */
-  bodies: Map<string, Buffer<ArrayBuffer>>;
-  pendingBodies: Map<string, Promise<Buffer<ArrayBuffer>>>;
   corrections: Corrections;
   /** A longer prefix of the ranking being fetched (a request beyond the one held), up to rank `to`. */
   extension?: { to: number; done: Promise<void> };
@@ -193,7 +200,8 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
   const t0 = performance.now();
   const bundles = checkBundles(opts.siteDir); // before anything touches the bundle
   const nWorkers = opts.workers === undefined ? defaultWorkerCount() : checkInt('workers', opts.workers, 0);
-  const cache = new Lru<Entry>(opts.cacheSize ?? DEFAULT_CACHE_SIZE, opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  // rankings (with their hits) and serialized bodies share one memory bound but not their recency (bodyKey)
+  const cache = new Lru<Entry | Buffer<ArrayBuffer>>(opts.cacheSize ?? DEFAULT_CACHE_SIZE, opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
 
   let pool: WorkerPool | InThreadPool | undefined;
   let prefetched: Prefetch | undefined;
@@ -226,6 +234,9 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
   const workers = pool;
 
   const inflight = new Map<string, Promise<Entry>>();
+  const pendingBodies = new Map<string, Promise<Buffer<ArrayBuffer>>>();
+  /** Stores the serialized slice of a query's ranking: an entry of its own, counted in bytes only. */
+  const keepBody = (key: string, body: Buffer<ArrayBuffer>) => cache.set(key, body, 64 + body.byteLength, false);
   let closed = false;
   let queries = 0;
 
@@ -262,7 +273,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
 
   /** The cached ranking of a query, or one worker round trip that ranks it and renders the requested slice. */
   const entryFor = async (q: Query, body: boolean, signal: AbortSignal | undefined): Promise<Entry> => {
-    const cached = cache.get(q.key);
+    const cached = cache.get(q.key) as Entry | undefined;
     if (cached) return cached;
     let p = inflight.get(q.key);
     if (!p) {
@@ -273,19 +284,16 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
           op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : RANK_AHEAD * (q.offset + q.limit),
         });
         const corrections: Corrections = r.corrections.length ? new Map(r.corrections.map(([t, c]) => [t, Object.freeze(c.map((x) => Object.freeze(x)))])) : NO_CORRECTIONS;
-        const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), bodies: new Map(), pendingBodies: new Map(), corrections, bytes: 64 + r.docs.length * 13 };
+        const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), corrections, bytes: 64 + r.docs.length * 13 };
         for (const [rank, h] of r.hits) {
           e.hits[rank] = Object.freeze(h);
           e.bytes += hitBytes(h);
         }
+        cache.set(q.key, e, e.bytes);
         if (r.body) {
           const end = q.limit === undefined ? e.total : Math.min(e.total, q.offset + q.limit);
-          if (q.offset < end) {
-            e.bodies.set(`${q.offset}:${end}`, Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
-            e.bytes += 64 + r.body.byteLength;
-          }
+          if (q.offset < end) keepBody(bodyKey(q.key, q.offset, end), Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength));
         }
-        cache.set(q.key, e, e.bytes);
         return e;
       })().finally(() => inflight.delete(q.key));
       inflight.set(q.key, p);
@@ -361,28 +369,21 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
       const entry = await entryFor(q, true, o.signal);
       const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
       if (offset >= end) return { total: entry.total, count: 0, body: EMPTY_BODY };
-      const sk = `${offset}:${end}`;
-      let body = entry.bodies.get(sk);
+      const bk = bodyKey(key, offset, end);
+      let body = cache.get(bk) as Buffer<ArrayBuffer> | undefined;
       if (!body) {
         await ranked(q, entry, end, o.signal);
-        let p = entry.pendingBodies.get(sk);
+        let p = pendingBodies.get(bk);
         if (!p) {
           p = (async () => {
             const u8 = await workers.run<Uint8Array<ArrayBuffer>>({
               op: 'body', terms, docs: entry.docs.slice(offset, end), scores: entry.scores.slice(offset, end), titleMatch: entry.titleMatch.slice(offset, end), from: offset,
             });
             const b = Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
-            if (entry.bodies.size >= 8) {
-              const [k0, b0] = entry.bodies.entries().next().value!;
-              entry.bodies.delete(k0);
-              entry.bytes -= 64 + b0.length;
-            }
-            entry.bodies.set(sk, b);
-            entry.bytes += 64 + b.length;
-            cache.resize(key, entry.bytes);
+            keepBody(bk, b);
             return b;
-          })().finally(() => entry.pendingBodies.delete(sk));
-          entry.pendingBodies.set(sk, p);
+          })().finally(() => pendingBodies.delete(bk));
+          pendingBodies.set(bk, p);
         }
         body = await abortable(p, o.signal);
       }
