@@ -446,6 +446,7 @@ async function gateway(): Promise<GatewayResult> {
               }),
               200,
             ),
+            timeline: true,
           }),
       },
       {
