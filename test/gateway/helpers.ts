@@ -1,6 +1,6 @@
 // Shared by the docs gateway tests: a gateway per suite, raw HTTP for paths fetch()
 // would normalize, SSE parsing, and checks of the headers every response carries.
-import { cpSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,12 +9,13 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { z } from 'zod';
 import { Problem } from '../../gateway/contract/docs-api.ts';
 import { problemCatalogue, type ProblemSlug } from '../../gateway/contract/problems.ts';
+import { copyBuild } from '../helpers/fixture.ts';
 import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
 
 /** A private copy of a build (for tests that break it). */
 export function copyDist(distDir: string): string {
   const copy = mkdtempSync(join(tmpdir(), 'agent-docs-dist-copy-'));
-  cpSync(distDir, copy, { recursive: true });
+  copyBuild(distDir, copy);
   return copy;
 }
 

@@ -3,12 +3,12 @@
 // it then serves the new build (a page that only the new build has is searchable and
 // served), and a cursor or job id of the old build gets the documented 400 / 404.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { fixtureAssistantUrl, fixtureSiteUrl, makeFixtureContent, removeDir } from '../helpers/fixture.ts';
+import { copyBuild, fixtureAssistantUrl, fixtureSiteUrl, makeFixtureContent, removeDir } from '../helpers/fixture.ts';
 import { startGateway, type RunningGateway } from '../helpers/gateway.ts';
 import { expectProblem, roomyEnv } from './helpers.ts';
 
@@ -26,7 +26,7 @@ describe('a release switched under load', () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'agent-docs-releases-'));
     mkdirSync(join(root, 'releases'));
-    cpSync(distDir, join(root, 'releases', 'initial'), { recursive: true });
+    copyBuild(distDir, join(root, 'releases', 'initial'));
     symlinkSync(join('releases', 'initial'), join(root, 'current'));
     content = makeFixtureContent();
     writeFileSync(
@@ -131,7 +131,7 @@ describe('a release that must not be switched to', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'agent-docs-releases-'));
-    for (const name of ['good', 'broken', 'elsewhere']) cpSync(distDir, join(root, 'releases', name), { recursive: true });
+    for (const name of ['good', 'broken', 'elsewhere']) copyBuild(distDir, join(root, 'releases', name));
     rmSync(join(root, 'releases', 'broken', 'site', 'build-manifest.json'));
     const manifestFile = join(root, 'releases', 'elsewhere', 'site', 'build-manifest.json');
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));

@@ -2,13 +2,23 @@
 // cases), built once per test run by test/global-setup.ts.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { repoRoot, runAstroBuild } from '../../scripts/lib/astro-build.ts';
 
 export const fixtureSiteUrl = 'https://docs.example.test';
 export const fixtureAssistantUrl = 'https://portfolio.example.test';
 /** The fixture pages' "Edit this page" base (SITE_EDIT_URL). */
 export const fixtureEditUrl = 'https://git.example.test/docs/edit/main/content';
+
+/**
+ * Copies a build to `dest`, all but its compile cache: the gateways other test files start on the shared fixture
+ * build write to that cache while they run, and a copy made meanwhile can list a file that is gone when it is read.
+ * A gateway without the cache only starts slower (gateway/compile-cache.ts).
+ */
+export function copyBuild(distDir: string, dest: string): void {
+  const cache = join(distDir, 'compile-cache');
+  cpSync(distDir, dest, { recursive: true, filter: (src) => src !== cache && !src.startsWith(cache + sep) });
+}
 
 /** Makes a content dir from content/ plus test/fixtures/content/. */
 export function makeFixtureContent(): string {

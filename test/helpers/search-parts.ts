@@ -1,9 +1,10 @@
 // A copy of a build whose search step ran again with parts of `partPages` pages (SEARCH_INDEX_PART_PAGES,
 // src/integration/search-index.ts): what a site larger than the part size gets, made from the small fixture.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { copyBuild } from './fixture.ts';
 
 /**
  * Copies `distDir`, lets `prepare` change the copy, and indexes it in parts; returns the copy (remove it when done) and
@@ -11,7 +12,7 @@ import { join } from 'node:path';
  */
 export async function indexedInParts(distDir: string, partPages: number, prepare?: (copy: string) => void): Promise<{ distDir: string; output: string }> {
   const copy = mkdtempSync(join(tmpdir(), 'agent-docs-parts-'));
-  cpSync(distDir, copy, { recursive: true });
+  copyBuild(distDir, copy);
   prepare?.(copy);
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, ['src/integration/search-index.ts', copy], {
