@@ -92,6 +92,12 @@ function isTableRule(line: string): boolean {
   return line.includes('|') && line.includes('---') && /^[ \t|:-]+$/.test(line);
 }
 
+/** A heading line as a sentence of its own; any other line as it is. */
+function headingAsSentence(line: string): string {
+  const heading = atxHeading(line);
+  return heading ? `\n${heading.text}.\n` : line;
+}
+
 /** Markdown / HTML → plain text good enough for prompts and sentence extraction. */
 export function sourceText(content: string): string {
   let s = content.replace(/\r\n?/g, '\n');
@@ -101,7 +107,7 @@ export function sourceText(content: string): string {
   s = s.replace(/!\[([^[\]]*)\]\([^()[]*\)/g, '$1');
   s = s.replace(/\[([^[\]]+)\]\([^()[]*\)/g, '$1');
   s = s.replace(/`([^`]+)`/g, '$1');
-  s = s.split('\n').map((line) => { const heading = atxHeading(line); return heading ? `\n${heading.text}.\n` : line; }).join('\n'); // headings become their own sentence
+  s = s.split('\n').map(headingAsSentence).join('\n');
   s = s.replace(/^[ \t]{0,3}>[ \t]?/gm, '');
   s = s.replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/gm, '\n');
   s = s.split('\n').map((line) => (isTableRule(line) ? '' : line)).join('\n');
