@@ -51,7 +51,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4321 \
     ASSISTANT_PORT=4322 \
-    GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.arena_max=2 \
+    GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=262144 \
     NODE_COMPILE_CACHE=/app/dist/compile-cache
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

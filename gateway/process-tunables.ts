@@ -11,6 +11,10 @@
 // - glibc.malloc.arena_max=2: two malloc arenas instead of up to 8 per core. The answers the
 //   search workers allocate are freed on the main thread, and every thread's arena keeps its
 //   own freed memory; two arenas bound that resident memory without costing throughput.
+// - glibc.malloc.mmap_threshold=262144: every block of 256 KB or more is a mapping of its own,
+//   returned to the OS when freed. By default glibc raises this threshold to the largest block
+//   freed (up to 32 MB), so once an unlimited search answer (hundreds of KB to MBs) was freed,
+//   the next ones came from the arenas and their memory stayed resident.
 //
 // V8, the main thread's heap (query workers have their own caps, engine/search.ts):
 // - --heap-growing-percent=50, applied by the gateway itself (tuneHeapGrowth): the old
@@ -27,7 +31,7 @@
 
 import { resolve } from 'node:path';
 
-export const MALLOC_TUNABLES = ['glibc.malloc.hugetlb=1', 'glibc.malloc.arena_max=2'] as const;
+export const MALLOC_TUNABLES = ['glibc.malloc.hugetlb=1', 'glibc.malloc.arena_max=2', 'glibc.malloc.mmap_threshold=262144'] as const;
 const HEAP_GROWING = '--heap-growing-percent=50';
 
 const flagName = (opt: string) => opt.split('=')[0]!;

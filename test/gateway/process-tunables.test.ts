@@ -12,10 +12,11 @@ describe.runIf(process.platform === 'linux')('withGatewayTunables', () => {
   it('keeps other tunables', () => {
     expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.tcache_count=0' }).GLIBC_TUNABLES).toBe(`glibc.malloc.tcache_count=0:${MALLOC_TUNABLES.join(':')}`);
   });
-  it("leaves an operator's own setting of either tunable alone", () => {
-    expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=0:glibc.malloc.arena_max=2');
-    expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' }).GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=8:glibc.malloc.hugetlb=1');
-    const env = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4:glibc.malloc.hugetlb=0' };
+  it("leaves an operator's own setting of each tunable alone", () => {
+    expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=0:glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=262144');
+    expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=8' }).GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=8:glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=262144');
+    expect(withGatewayTunables({ GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=1048576' }).GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=1048576:glibc.malloc.hugetlb=1:glibc.malloc.arena_max=2');
+    const env = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4:glibc.malloc.hugetlb=0:glibc.malloc.mmap_threshold=131072' };
     expect(withGatewayTunables(env)).toBe(env);
   });
   it('does not modify the environment it was given', () => {
