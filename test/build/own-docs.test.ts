@@ -1,8 +1,8 @@
 // Bring your own docs: trimmed copies of two real VitePress trees (test/fixtures/byod/,
 // shaped like ../shared/corpora: nested folders, containers, code groups, includes,
 // every link form, pages without frontmatter) and a Starlight tree whose MDX imports
-// its theme's components build as they are; a collision and a
-// broken link fail the build naming what is wrong. Plus the twins of the main fixture:
+// its theme's components build as they are; a collision, a broken link and an MDX page
+// nested too deeply fail the build naming what is wrong. Plus the twins of the main fixture:
 // absolute links and the llms.txt pointer.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -334,6 +334,28 @@ describe('what fails the build', () => {
     expect(output).toContain('guide/widget.mdx:13: link to "./gone.md"');
     expect(output).toContain('guide/widget.mdx:14: link to "./gone.md"');
     expect(output).toContain('LINK_CHECK=warn');
+  }, 300_000);
+
+  it('an MDX page nested 1,000 levels deep, naming the page instead of crashing the bundler', async () => {
+    // with Rust's default 2 MiB thread stack the bundler died of SIGSEGV here (exit 139), naming nothing
+    const nested = `${'<div>'.repeat(1000)}deep${'</div>'.repeat(1000)}`;
+    const dir = tree({ 'guide/index.md': '# Guide\n\nHello.\n', 'guide/nested.mdx': `---\ntitle: Nested\n---\n\n${nested}\n` });
+    const { code, output } = await build(dir);
+    expect(code).not.toBe(0);
+    expect(code).toBeLessThan(128); // an exit, not a signal
+    expect(output).toMatch(/Caught error rendering \/docs\/guide\/nested: RangeError: Maximum call stack size exceeded/);
+  }, 300_000);
+});
+
+describe('pages nested deeply', () => {
+  it('build: an MDX list nested 250 levels and a Markdown one nested 1,500', async () => {
+    const list = (depth: number) => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- level ${i + 1}`).join('\n');
+    const dir = writeTree({ 'guide/index.md': `# Guide\n\n${list(1500)}\n`, 'guide/nested.mdx': `---\ntitle: Nested\n---\n\n${list(250)}\n` }, 'agent-docs-byod-');
+    dirs.push(dir);
+    const { code, output, distDir } = await build(dir);
+    expect(code, output.slice(-2000)).toBe(0);
+    expect(prose(distDir, '/docs/guide/nested')).toContain('level 250');
+    expect(prose(distDir, '/docs/guide/index')).toContain('level 1500');
   }, 300_000);
 });
 
