@@ -9,10 +9,18 @@
 // own name (`/en/guides/x/` in a tree at `docs/en`, as Starlight's locales write them).
 // Any other extension names an asset: found in the tree (or its `public/` folder, for
 // root-relative ones) it is copied to /assets/.
+//
+// Nothing outside the content folder is read, even through a symbolic link inside it: a
+// docs tree built from contributed changes (a pull request's preview) must not be able to
+// publish `/etc/passwd` or a CI secret by linking to it. The build stops naming every link
+// that leaves the folder (checkContentLinks) unless CONTENT_SYMLINKS=follow, and every link
+// to nothing (its ENOENT would name no link); the file reads that take a path from a page
+// (includes, linked assets) check where it really is (insideTree).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, posix, resolve } from 'node:path';
+import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { join, posix, resolve, sep } from 'node:path';
 import { addressOf } from './routes.ts';
+import { loadSiteConfig } from './site-config.ts';
 
 export interface LinkTable {
   contentDir: string;
@@ -36,15 +44,75 @@ const pageExtension = /\.(md|mdx|html)$/i;
 const assetExtension = /\.[a-z][a-z0-9]{0,5}$/i;
 const scheme = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
 
-/** Files below dir, as paths relative to it; dot folders and node_modules skipped. */
-function treeFiles(dir: string, rel = '', out: string[] = []): string[] {
+/** Calls `visit` for every entry below dir that is not a folder (files, links), with its path relative to dir; dot folders and node_modules skipped. */
+function walkTree(dir: string, visit: (path: string, entry: Dirent) => void, rel = ''): void {
   for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const path = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) treeFiles(dir, path, out);
-    else out.push(path);
+    if (entry.isDirectory()) walkTree(dir, visit, path);
+    else visit(path, entry);
   }
+}
+
+/** Files below dir, as paths relative to it (walkTree). */
+function treeFiles(dir: string): string[] {
+  const out: string[] = [];
+  walkTree(dir, (path) => out.push(path));
   return out;
+}
+
+/** The real path, or undefined for a link whose target does not exist. */
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+const following = (): boolean => loadSiteConfig().contentSymlinks === 'follow';
+
+/** Whether `abs` (a path below the content folder) is really inside it, symbolic links resolved, or links may leave it. */
+export function insideTree(contentDir: string, abs: string): boolean {
+  const root = realPath(resolve(contentDir));
+  const real = realPath(abs);
+  if (root === undefined || real === undefined) return false;
+  return real === root || real.startsWith(root + sep) || following();
+}
+
+/** A symbolic link below the content folder that the build cannot read: it leads out of the folder, or to nothing. */
+export interface BadContentLink {
+  link: string;
+  target: string;
+  problem: 'outside' | 'missing';
+}
+
+/** The symbolic links below dir (walkTree) that lead out of it or to nothing. */
+export function badContentLinks(dir: string): BadContentLink[] {
+  const root = realPath(resolve(dir));
+  if (root === undefined) return [];
+  const out: BadContentLink[] = [];
+  walkTree(dir, (path, entry) => {
+    if (!entry.isSymbolicLink()) return;
+    const target = realPath(join(dir, path));
+    if (target === undefined) out.push({ link: path, target: readlinkSync(join(dir, path)), problem: 'missing' });
+    else if (target !== root && !target.startsWith(root + sep)) out.push({ link: path, target, problem: 'outside' });
+  });
+  return out;
+}
+
+/**
+ * Throws, naming each one, when symbolic links below the content folder lead out of it (unless CONTENT_SYMLINKS=follow)
+ * or to nothing.
+ */
+export function checkContentLinks(contentDir: string): void {
+  const bad = badContentLinks(contentDir).filter((b) => b.problem === 'missing' || !following());
+  if (bad.length === 0) return;
+  const shown = bad.slice(0, 20).map((b) => `  - ${b.link} → ${b.target}${b.problem === 'missing' ? ' (does not exist)' : ''}`);
+  if (bad.length > 20) shown.push(`  - … and ${bad.length - 20} more`);
+  const outside = bad.some((b) => b.problem === 'outside');
+  const advice = outside ? 'Copy those files into the folder, or set CONTENT_SYMLINKS=follow if you trust every link in it.' : 'Remove those links or restore their targets.';
+  throw new Error(`Symbolic links in the content folder ${resolve(contentDir)} that the build does not read (it reads nothing outside its content folder):\n${shown.join('\n')}\n${advice}`);
 }
 
 /** Content pages (md, mdx) below dir, relative to it; portfolio/ (its own site) and public/ (assets) left out. */
@@ -107,11 +175,13 @@ export function forgetLinkTable(contentDir: string): void {
 }
 
 const fileExists = new Map<string, boolean>();
-function isFile(path: string): boolean {
-  let known = fileExists.get(path);
+/** Whether `path` (relative to the content folder) is a file of the tree: a link out of it is not. */
+function isFile(contentDir: string, path: string): boolean {
+  const abs = join(contentDir, path);
+  let known = fileExists.get(abs);
   if (known === undefined) {
-    known = existsSync(path) && statSync(path).isFile();
-    fileExists.set(path, known);
+    known = existsSync(abs) && statSync(abs).isFile() && insideTree(contentDir, abs);
+    fileExists.set(abs, known);
   }
   return known;
 }
@@ -155,7 +225,7 @@ function resolveTarget(table: LinkTable, fromFile: string, target: string): Reso
   if (isAsset) {
     const candidates = rooted ? [`public/${normal}`, normal] : [normal];
     for (const candidate of candidates) {
-      if (isFile(join(table.contentDir, candidate))) return { kind: 'asset', url: `/assets/${candidate}${rest}`, source: candidate };
+      if (isFile(table.contentDir, candidate)) return { kind: 'asset', url: `/assets/${candidate}${rest}`, source: candidate };
     }
     return { kind: 'missing-asset', url: rooted ? target : `/assets/${normal}${rest}` };
   }

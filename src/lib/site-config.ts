@@ -30,6 +30,8 @@ const siteConfigSchema = z.object({
     .number({ message: 'SEARCH_INDEX_PART_PAGES must be a whole number of pages, e.g. 5000' })
     .int('SEARCH_INDEX_PART_PAGES must be a whole number of pages, e.g. 5000')
     .min(1, 'SEARCH_INDEX_PART_PAGES must be at least 1'),
+  /** Whether the build follows symbolic links that lead out of the content folder (src/lib/content-links.ts). */
+  contentSymlinks: z.enum(['inside', 'follow'], { message: 'CONTENT_SYMLINKS must be "inside" (the default) or "follow"' }),
 });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
 
@@ -44,6 +46,7 @@ const envNames: Record<keyof SiteConfig, string> = {
   assistantName: 'ASSISTANT_SITE_NAME',
   editUrl: 'SITE_EDIT_URL',
   searchIndexPartPages: 'SEARCH_INDEX_PART_PAGES',
+  contentSymlinks: 'CONTENT_SYMLINKS',
 };
 
 /**
@@ -65,6 +68,7 @@ export function loadSiteConfig(env: Record<string, string | undefined> = process
     assistantName: env.ASSISTANT_SITE_NAME || 'Portfolio assistant',
     editUrl: env.SITE_EDIT_URL || undefined,
     searchIndexPartPages: env.SEARCH_INDEX_PART_PAGES || 5000,
+    contentSymlinks: env.CONTENT_SYMLINKS || 'inside',
   });
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => {

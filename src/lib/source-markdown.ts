@@ -16,6 +16,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { componentLead, leadMarkdown } from './tool-components.ts';
+import { insideTree } from './content-links.ts';
 import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 
 export type SourceMode = 'html' | 'twin';
@@ -199,7 +200,7 @@ export class SourceConverter {
   private read(fromFile: string, path: string): { file: string; text: string } | undefined {
     const file = path.startsWith('@/') ? posix.normalize(path.slice(2)) : posix.join(posix.dirname(fromFile), path);
     const abs = resolve(this.ctx.contentDir, file);
-    if (relative(this.ctx.contentDir, abs).startsWith('..') || !existsSync(abs) || !statSync(abs).isFile()) return undefined;
+    if (relative(this.ctx.contentDir, abs).startsWith('..') || !existsSync(abs) || !statSync(abs).isFile() || !insideTree(this.ctx.contentDir, abs)) return undefined;
     return { file: relative(this.ctx.contentDir, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') };
   }
 

@@ -1,10 +1,10 @@
 // Bring your own docs: trimmed copies of two real VitePress trees (test/fixtures/byod/,
 // shaped like ../shared/corpora: nested folders, containers, code groups, includes,
 // every link form, pages without frontmatter) and a Starlight tree whose MDX imports
-// its theme's components build as they are; a collision, a broken link and an MDX page
-// nested too deeply fail the build naming what is wrong. Plus the twins of the main fixture:
+// its theme's components build as they are; a collision, a broken link, a symbolic link out
+// of the tree and an MDX page nested too deeply fail the build naming what is wrong. Plus the twins of the main fixture:
 // absolute links and the llms.txt pointer.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/astro-build.ts';
@@ -334,6 +334,18 @@ describe('what fails the build', () => {
     expect(output).toContain('guide/widget.mdx:13: link to "./gone.md"');
     expect(output).toContain('guide/widget.mdx:14: link to "./gone.md"');
     expect(output).toContain('LINK_CHECK=warn');
+  }, 300_000);
+
+  it('a symbolic link out of the content folder, naming it, before anything is read', async () => {
+    const secret = writeTree({ 'token.md': '# Token\n\ntop secret\n' }, 'agent-docs-outside-');
+    dirs.push(secret);
+    const dir = tree({ 'guide/index.md': '# Guide\n\nHello.\n' });
+    symlinkSync(join(secret, 'token.md'), join(dir, 'guide/token.md'));
+    const { code, output } = await build(dir);
+    expect(code).not.toBe(0);
+    expect(output).toContain(`guide/token.md → ${join(secret, 'token.md')}`);
+    expect(output).toContain('CONTENT_SYMLINKS=follow');
+    expect(output).not.toContain('top secret');
   }, 300_000);
 
   it('an MDX page nested 1,000 levels deep, naming the page instead of crashing the bundler', async () => {
