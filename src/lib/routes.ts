@@ -37,7 +37,8 @@ export function slugify(text: string): string {
  * Maps a content entry id (its path below CONTENT_DIR without extension, e.g.
  * `docs/getting-started/installation`, `skills/search-the-docs` or
  * `guide/mocking/classes`) to its address. Throws a message naming the file when
- * a part has nothing left to form a URL segment.
+ * a part has nothing left to form a URL segment (`---`, or a name in a script without
+ * Latin letters: doc paths are ASCII, gateway/contract/docs-api.ts docPathPattern).
  */
 export function addressOf(entryId: string, filePath = entryId): PageAddress {
   const parts = entryId.split('/');
@@ -48,7 +49,7 @@ export function addressOf(entryId: string, filePath = entryId): PageAddress {
   const section = folder === undefined ? rootSection : slugify(folder);
   const page = pageParts.map(slugify).filter(Boolean).join('-');
   for (const [name, slug] of [[folder ?? rootSection, section], [pageParts.join('/'), page]] as const) {
-    if (!slug) throw new Error(`${filePath}: "${name}" has no letters or digits to form a URL segment from`);
+    if (!slug) throw new Error(`${filePath}: "${name}" has no letters a-z or digits 0-9 (accents dropped) to form a URL segment from, and URLs on this site are made of those: rename it`);
   }
   return { section, page, path: `/docs/${section}/${page}`, defaultType: typeFolders[section] ?? 'docs' };
 }

@@ -1,0 +1,29 @@
+// The URL rule (src/lib/routes.ts): every content file maps to /docs/<section>/<page> in ASCII, and a file whose
+// name has nothing to form a segment from stops the build naming the file and what to do.
+import { describe, expect, it } from 'vitest';
+import { addressOf, slugify } from '../../src/lib/routes.ts';
+import { docPathPattern } from '../../gateway/contract/docs-api.ts';
+
+describe('the URL rule', () => {
+  it('maps nested folders, index files, root pages and accented names to doc paths the API accepts', () => {
+    const cases: [string, string][] = [
+      ['guide/mocking/classes', '/docs/guide/mocking-classes'],
+      ['guide/advanced/index', '/docs/guide/advanced'],
+      ['docs/getting-started/quickstart', '/docs/getting-started/quickstart'],
+      ['index', '/docs/overview/index'],
+      ['Weird Dir/Ünïcode Fïle', '/docs/weird-dir/unicode-file'],
+      ['config/browser/Headless_Mode', '/docs/config/browser-headless-mode'],
+    ];
+    for (const [id, path] of cases) {
+      expect(addressOf(id).path).toBe(path);
+      expect(docPathPattern.test(path)).toBe(true);
+    }
+    expect(slugify('Ça va — déjà?')).toBe('ca-va-deja');
+  });
+
+  it('names the file and says to rename it when a part has no letters a-z or digits', () => {
+    expect(() => addressOf('guide/日本語', 'guide/日本語.md')).toThrow('guide/日本語.md: "日本語" has no letters a-z or digits 0-9');
+    expect(() => addressOf('guide/---', 'guide/---.md')).toThrow(/rename it$/);
+    expect(() => addressOf('指南/intro', '指南/intro.md')).toThrow('"指南" has no letters a-z');
+  });
+});
