@@ -9,6 +9,7 @@ import { parseEnv } from 'node:util';
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './limits/client-ip.ts';
+import { siteUrl } from './site-url.ts';
 import { parseDeprecations, type Deprecation } from './contract/deprecations.ts';
 import type { LlmConfig } from './engine/llm.ts';
 
@@ -32,7 +33,7 @@ const envSchema = z.object({
   PORT: int(0, 65535).default(4321),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   DIST_DIR: z.string().trim().min(1).default('dist'),
-  SITE_URL: httpUrl.optional(),
+  SITE_URL: siteUrl.optional(),
   TRUST_PROXY: z.string().default('false'),
   RATE_LIMIT_MAX: int(1, 1_000_000_000).default(120),
   RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
@@ -53,7 +54,7 @@ const envSchema = z.object({
   LLM_TIMEOUT_MS: int(100, 600_000).default(30_000),
   LLM_RETRIES: int(0, 10).default(1),
   ASSISTANT_PORT: int(0, 65535).default(4322),
-  ASSISTANT_SITE_URL: httpUrl.optional(),
+  ASSISTANT_SITE_URL: siteUrl.optional(),
   ASSISTANT_RATE_LIMIT_MAX: int(1, 1_000_000_000).default(10),
   ASSISTANT_RATE_LIMIT_WINDOW_S: int(1, 86_400).default(60),
   ASSISTANT_ALLOWED_ORIGINS: z.string().default(''),

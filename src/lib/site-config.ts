@@ -1,23 +1,19 @@
 // The one validated site config. Every discovery file, llms.txt and the build
 // manifest are generated from it, so a typo fails the build once, here.
 import { z } from 'zod';
+import { siteUrl } from '../../gateway/site-url.ts';
 
 export const contentTypes = ['docs', 'skill', 'agent', 'hook', 'composition'] as const;
 export type ContentType = (typeof contentTypes)[number];
 
 const siteConfigSchema = z.object({
-  url: z
-    .url({ message: 'SITE_URL must be an absolute http(s) URL, e.g. https://docs.example.com' })
-    .refine((u) => /^https?:\/\//.test(u), 'SITE_URL must start with http:// or https://')
-    .transform((u) => u.replace(/\/+$/, '')),
+  url: siteUrl,
   name: z.string().min(1, 'SITE_NAME must not be empty'),
   description: z.string().min(1, 'SITE_DESCRIPTION must not be empty'),
   version: z.string().min(1, 'SITE_VERSION must not be empty'),
   contentDir: z.string().min(1),
   distDir: z.string().min(1),
-  assistantUrl: z
-    .url({ message: 'ASSISTANT_SITE_URL must be an absolute http(s) URL' })
-    .transform((u) => u.replace(/\/+$/, '')),
+  assistantUrl: siteUrl,
   assistantName: z.string().min(1),
   /** Where the content folder is edited; each page's path inside it is appended for "Edit this page". */
   editUrl: z

@@ -1,8 +1,9 @@
 // The one configuration loader of both apps (gateway/config.ts): every error names the
 // variable, what it allows and what it got, all bad variables at once; the assistant's
-// settings come from the same schema as the docs app's.
+// settings come from the same schema as the docs app's; the site URLs follow the build's rule.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../gateway/config.ts';
+import { loadSiteConfig } from '../../src/lib/site-config.ts';
 
 function errorOf(env: Record<string, string>): string {
   try {
@@ -27,6 +28,23 @@ describe('configuration errors', () => {
       [{ ASSISTANT_ALLOWED_ORIGINS: 'https://a.example/path' }, /ASSISTANT_ALLOWED_ORIGINS: "https:\/\/a\.example\/path" is not an origin/],
     ];
     for (const [env, message] of cases) expect(errorOf(env)).toMatch(message);
+  });
+
+  it('a site URL is an origin, for the build and the gateway alike', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ SITE_URL: 'https://example.com/docs-site' }, /SITE_URL: must be the origin the site is served at, without a path \(https:\/\/example\.com, not https:\/\/example\.com\/docs-site\)/],
+      [{ SITE_URL: 'https://example.com/?ref=x' }, /SITE_URL: must not have a query or fragment/],
+      [{ ASSISTANT_SITE_URL: 'https://me:secret@example.com' }, /ASSISTANT_SITE_URL: must not carry a user name or password/],
+      [{ SITE_URL: 'example.com' }, /SITE_URL: must be an absolute http\(s\) URL, e.g\. https:\/\/docs\.example\.com/],
+    ];
+    for (const [env, message] of cases) {
+      expect(errorOf(env)).toMatch(message);
+      expect(() => loadSiteConfig(env)).toThrow(message);
+    }
+    // both give the same origin, so a build and a gateway of one site agree
+    expect(loadConfig({ SITE_URL: 'HTTPS://Docs.Example.com:443/' }).siteUrl).toBe('https://docs.example.com');
+    expect(loadSiteConfig({ SITE_URL: 'HTTPS://Docs.Example.com:443/' }).url).toBe('https://docs.example.com');
+    expect(loadSiteConfig({ ASSISTANT_SITE_URL: 'http://[::1]:8080' }).assistantUrl).toBe('http://[::1]:8080');
   });
 
   it('list every bad variable at once', () => {
