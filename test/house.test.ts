@@ -1,6 +1,6 @@
 // The gateway's floors, checked on its import graph (every `import`, `export … from` and
 // `import()` with a literal path, type-only ones included: they tie modules as much):
-//   foundations  contract/ http/ limits/ static/ engine/ mcp/, the process helpers and build-settings.ts
+//   foundations  contract/ http/ limits/ static/ engine/ mcp/, the process helpers, build-settings.ts and site-url.ts
 //   config       config.ts (one configuration for both apps)
 //   apps         docs/ and assistant/ (neither imports the other)
 //   entry        main.ts and server.ts
@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const gatewayDir = join(root, 'gateway');
 
 const floors: [floor: number, name: string, test: (path: string) => boolean][] = [
-  [0, 'foundations', (p) => /^(contract|http|limits|static|engine|mcp)\//.test(p) || ['compile-cache.ts', 'process-tunables.ts', 'build-settings.ts'].includes(p)],
+  [0, 'foundations', (p) => /^(contract|http|limits|static|engine|mcp)\//.test(p) || ['compile-cache.ts', 'process-tunables.ts', 'build-settings.ts', 'site-url.ts'].includes(p)],
   [1, 'config', (p) => p === 'config.ts'],
   [2, 'apps', (p) => /^(docs|assistant)\//.test(p)],
   [3, 'entry', (p) => ['main.ts', 'server.ts'].includes(p)],
