@@ -185,7 +185,7 @@ describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
       '/guide/mocks /docs/guide/mocking 301\n/guide/old-mocking /docs/guide/mocking 301\n/old-config /docs/config/globals 301\n',
     );
     const nginx = readFileSync(join(distDir, 'nginx', 'redirects.conf'), 'utf8');
-    expect(nginx).toContain('location = /guide/old-mocking { return 301 /docs/guide/mocking$is_args$args; }');
+    expect(nginx).toContain('location = "/guide/old-mocking" { return 301 "/docs/guide/mocking$is_args$args"; }');
     expect(readManifest(distDir).pages.some((p) => p.path.includes('old') || p.path.includes('mocks'))).toBe(false);
     expect(readSiteFile(distDir, 'llms.txt')).not.toContain('old-mocking');
   });
@@ -346,6 +346,13 @@ describe('what fails the build', () => {
     expect(output).toContain(`guide/token.md → ${join(secret, 'token.md')}`);
     expect(output).toContain('CONTENT_SYMLINKS=follow');
     expect(output).not.toContain('top secret');
+  }, 300_000);
+
+  it('an old URL with a query or fragment, which no request path can match', async () => {
+    const dir = tree({ 'guide/index.md': '# Guide\n', _redirects: '/old#part /guide/\n' });
+    const { code, output } = await build(dir);
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/_redirects: "\/old#part" cannot be redirected: a request's path has no query or fragment/);
   }, 300_000);
 
   it('an MDX page nested 1,000 levels deep, naming the page instead of crashing the bundler', async () => {

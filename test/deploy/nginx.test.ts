@@ -106,6 +106,19 @@ describe.skipIf(!hasNginx || !hasRedis)('nginx in front of two gateways sharing 
     }
   });
 
+  it('reads no redirect target as nginx syntax: a `$http_cookie` stays text, a `;}` does not end the block', async () => {
+    // nginx started with this snippet, so it parsed; before, `;}` stopped it and `$http_cookie` sent the cookies on
+    for (const [from, to] of [
+      ['/old/cookie', 'https://example.org/?c=%24http_cookie'],
+      ['/old/semicolon', 'https://example.org/a;%7D'],
+    ]) {
+      const res = await fetch(`${base}${from}`, { redirect: 'manual', headers: { cookie: 'session=secret' } });
+      expect(res.status, from).toBe(301);
+      expect(res.headers.get('location'), from).toBe(to);
+      await res.arrayBuffer();
+    }
+  });
+
   it('sends the precompressed .gz of a page to clients that accept gzip (gzip_static)', async () => {
     const page = manifest().pages[0]!;
     const { request } = await import('node:http');

@@ -61,6 +61,17 @@ describe('pages and twins', () => {
     expect((await get('/old/nothing-here')).status).toBe(404);
   });
 
+  it('sends a redirect target as the build made it safe: `$` and characters a URL may not hold percent-encoded', async () => {
+    for (const [from, to] of [
+      ['/old/cookie', 'https://example.org/?c=%24http_cookie'],
+      ['/old/semicolon', 'https://example.org/a;%7D'],
+    ]) {
+      const res = await fetch(`${gw.url}${from}`, { redirect: 'manual', headers: { cookie: 'session=secret' } });
+      expect(res.status, from).toBe(301);
+      expect(res.headers.get('location'), from).toBe(to);
+    }
+  });
+
   it('answers conditional requests with 304', async () => {
     const first = await get(`${page.path}.md`);
     const etag = first.headers.get('etag')!;
