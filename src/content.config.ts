@@ -6,10 +6,16 @@ import { docsLoader, idFromPath } from './lib/docs-loader.ts';
 
 const site = loadSiteConfig();
 
+/**
+ * A title or description on one line: YAML's block scalars (`title: |`) keep their line breaks, and a line break in a
+ * title would split the twin's `# Title` and let a description's `# …` line become a heading of llms.txt.
+ */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 const frontmatter = z.object({
   // Without a title the page's first `# heading` gives it, else its file name (src/lib/source-pages.ts).
-  title: z.string({ message: 'title must be a string' }).min(1, 'title must not be empty').optional(),
-  description: z.string().optional(),
+  title: z.string({ message: 'title must be a string' }).transform(oneLine).pipe(z.string().min(1, 'title must not be empty')).optional(),
+  description: z.string({ message: 'description must be a string' }).transform(oneLine).optional(),
   type: z.enum(contentTypes, { message: `type must be one of ${contentTypes.join(', ')}` }).optional(),
   order: z.number({ message: 'order must be a number' }).optional(),
   draft: z.boolean({ message: 'draft must be true or false' }).default(false),

@@ -10,8 +10,11 @@ import { loadSiteConfig } from './site-config.ts';
 /** llms.txt stays under this many characters; larger sites are split by section. */
 export const llmsBudget = 50_000;
 
+/** A title as a link's text: its brackets escaped, so `Use [x](y)` cannot end the link or start another. */
+const linkText = (title: string) => title.replace(/[[\]\\]/g, '\\$&');
+
 function pageLine(p: Section['pages'][number]): string {
-  return `- [${p.title}](${absolute(`${p.path}.md`)})${p.description ? `: ${p.description}` : ''}`;
+  return `- [${linkText(p.title)}](${absolute(`${p.path}.md`)})${p.description ? `: ${p.description}` : ''}`;
 }
 
 function header(title: string, summary: string, intro: string[]): string[] {

@@ -1,6 +1,8 @@
-// A bad frontmatter must fail the build and name the file and the field.
+// A bad frontmatter must fail the build and name the file and the field; a title or description written over
+// several lines (YAML block scalars) is read as one line everywhere it goes.
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSite, removeDir, writeTree } from '../helpers/fixture.ts';
+import { readManifest, readSiteFile } from '../helpers/manifest.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -31,5 +33,32 @@ describe('frontmatter validation', () => {
     expect(code).not.toBe(0);
     expect(output).toContain('typo.md');
     expect(output).toMatch(/type/);
+  }, 120_000);
+
+  it('fails the build on a title of nothing but spaces', async () => {
+    const dir = contentWith({ 'docs/guide/blank.md': '---\ntitle: "  "\n---\n\nBody.\n' });
+    const { code, output, distDir } = await buildSite(dir);
+    dirs.push(distDir);
+    expect(code).not.toBe(0);
+    expect(output).toContain('blank');
+    expect(output).toContain('title must not be empty');
+  }, 120_000);
+});
+
+describe('titles and descriptions over several lines', () => {
+  it('are one line in the manifest, the twin and llms.txt, whose link text keeps its brackets escaped', async () => {
+    const dir = contentWith({
+      'docs/guide/multi.md': '---\ntitle: |\n  Use [x](y)\n  twice\ndescription: |\n  First line.\n\n  # Not a heading\n---\n\nBody.\n',
+    });
+    const { code, output, distDir } = await buildSite(dir);
+    dirs.push(distDir);
+    expect(code, output.slice(-2000)).toBe(0);
+    const page = readManifest(distDir).pages.find((p) => p.path === '/docs/guide/multi')!;
+    expect(page.title).toBe('Use [x](y) twice');
+    expect(page.description).toBe('First line. # Not a heading');
+    expect(readSiteFile(distDir, 'docs/guide/multi.md')).toMatch(/^# Use \[x\]\(y\) twice\n\n> First line\. # Not a heading\n/);
+    const llms = readSiteFile(distDir, 'llms.txt');
+    expect(llms).toContain('- [Use \\[x\\](y) twice](');
+    expect(llms).not.toMatch(/^# Not a heading/m);
   }, 120_000);
 });
