@@ -17,7 +17,7 @@
 // to nothing (its ENOENT would name no link); the file reads that take a path from a page
 // (includes, linked assets) check where it really is (insideTree).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
 import { addressOf } from './routes.ts';
 import { loadSiteConfig } from './site-config.ts';
@@ -113,6 +113,21 @@ export function checkContentLinks(contentDir: string): void {
   const outside = bad.some((b) => b.problem === 'outside');
   const advice = outside ? 'Copy those files into the folder, or set CONTENT_SYMLINKS=follow if you trust every link in it.' : 'Remove those links or restore their targets.';
   throw new Error(`Symbolic links in the content folder ${resolve(contentDir)} that the build does not read (it reads nothing outside its content folder):\n${shown.join('\n')}\n${advice}`);
+}
+
+/**
+ * A source as the converters read it: a leading byte-order mark dropped and Windows (CRLF) or old Mac (CR) line ends
+ * made LF, so a page saved on Windows converts as the same page with LF does (its code groups and callouts, which the
+ * converters find line by line, and a twin without stray carriage returns).
+ */
+export function normalizeSource(text: string): string {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
+}
+
+/** A text file of the tree, read as normalizeSource gives it. */
+export function readContentFile(path: string): string {
+  return normalizeSource(readFileSync(path, 'utf8'));
 }
 
 /** Content pages (md, mdx) below dir, relative to it; portfolio/ (its own site) and public/ (assets) left out. */

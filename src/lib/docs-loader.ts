@@ -8,13 +8,12 @@
 // pages, includes read other files), so an entry's digest is its text plus the tree's
 // key (treeKey): editing a page re-renders that page, adding a page or changing a
 // snippet re-renders all.
-import { readFileSync } from 'node:fs';
 import { join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { contentFiles, forgetLinkTable, linkTable, resolveLink, treeKey } from './content-links.ts';
+import { contentFiles, forgetLinkTable, linkTable, readContentFile, resolveLink, treeKey } from './content-links.ts';
 import { isForeignMdx } from './foreign-mdx.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
 import { prunePacks, renderedHtmlDir, writePack, type StoredRendering } from './rendered-html.ts';
@@ -84,7 +83,7 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
   const loadPage = async (file: string) => {
     const abs = join(contentDir, file);
     const id = idFromPath({ entry: file });
-    const contents = readFileSync(abs, 'utf8');
+    const contents = readContentFile(abs);
     const digest = context.generateDigest(`${key}\n${contents}`);
     const stored = context.store.get(id);
     if (stored?.digest === digest && (stored.rendered?.html || packs.has(sliceOf(stored)?.pack ?? ''))) return;

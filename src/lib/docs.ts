@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
 import { addressOf, sectionTitle } from './routes.ts';
+import { readContentFile } from './content-links.ts';
 import { pageTwin, type PageTwin } from './markdown-twin.ts';
 import { writeRedirects } from './redirects.ts';
 import { contentTypes, loadSiteConfig, type ContentType } from './site-config.ts';
@@ -67,7 +68,7 @@ function readSectionOrder(contentDir: string): Map<string, SectionSetting> {
 /** The whole source file of an entry: the collection does not retain bodies (see content.config.ts). */
 function sourceOf(entry: CollectionEntry<'docs'>): string {
   // filePath is relative to the project root, which is the build's working directory.
-  return readFileSync(resolve(process.cwd(), entry.filePath!), 'utf8');
+  return readContentFile(resolve(process.cwd(), entry.filePath!));
 }
 
 let model: Promise<DocsModel> | undefined;

@@ -7,11 +7,12 @@
 // their text (src/lib/source-markdown.ts). An MDX page whose imports all resolve (or that
 // has none) stays MDX, rendered by the MDX integration, unless it gives a heading an id
 // of its own the Docusaurus way (`## Options {#options}`), which MDX cannot compile.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { closesFence } from './source-markdown.ts';
+import { readContentFile } from './content-links.ts';
 
 /** `import … from 'x'` and `import 'x'` at the start of a line, the specifier on the same line as `from`. */
 const importFrom = /^(?:import|export)\b[^'"]*?\bfrom\s*(['"])([^'"]+)\1|^import\s*(['"])([^'"]+)\3/gm;
@@ -88,6 +89,6 @@ export function withoutCustomIds(source: string): string {
  * Whether an MDX page (an absolute path) imports something this site cannot resolve, or gives headings ids of its
  * own the Docusaurus way, which MDX cannot compile.
  */
-export function isForeignMdx(file: string, source = readFileSync(file, 'utf8')): boolean {
+export function isForeignMdx(file: string, source = readContentFile(file)): boolean {
   return mdxImports(source).some((specifier) => !resolves(specifier, file)) || (source.includes('{#') && proseLines(source).some(writesMdxId));
 }

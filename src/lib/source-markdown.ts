@@ -12,11 +12,11 @@
 // kind of conversion is counted for the build's one-line-per-kind warnings.
 // Lines inside fenced code are never touched, except in a `twoslash` sample: it loses the
 // set-up lines and annotations its page hides (`// ---cut---`, `// @errors`, `// ^?`).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { componentLead, leadMarkdown } from './tool-components.ts';
-import { insideTree } from './content-links.ts';
+import { insideTree, readContentFile } from './content-links.ts';
 import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 
 export type SourceMode = 'html' | 'twin';
@@ -201,7 +201,7 @@ export class SourceConverter {
     const file = path.startsWith('@/') ? posix.normalize(path.slice(2)) : posix.join(posix.dirname(fromFile), path);
     const abs = resolve(this.ctx.contentDir, file);
     if (relative(this.ctx.contentDir, abs).startsWith('..') || !existsSync(abs) || !statSync(abs).isFile() || !insideTree(this.ctx.contentDir, abs)) return undefined;
-    return { file: relative(this.ctx.contentDir, abs).split('\\').join('/'), text: readFileSync(abs, 'utf8') };
+    return { file: relative(this.ctx.contentDir, abs).split('\\').join('/'), text: readContentFile(abs) };
   }
 
   /**

@@ -378,6 +378,21 @@ describe('pages nested deeply', () => {
   }, 300_000);
 });
 
+describe('a page saved on Windows (a byte-order mark, CRLF line ends)', () => {
+  it('converts as the same page with LF does: its code group keeps its labels, the twin has no carriage return', async () => {
+    const page = ['---', 'title: Windows page', '---', '', '::: code-group', '', '```sh [npm]', 'npm install x', '```', '', '```sh [pnpm]', 'pnpm add x', '```', '', ':::', '', '<<< ./snippet.ts', ''];
+    const dir = writeTree({ 'guide/index.md': `\ufeff${page.join('\r\n')}`, 'guide/snippet.ts': 'export const a = 1;\r\n' }, 'agent-docs-byod-');
+    dirs.push(dir);
+    const { code, output, distDir } = await build(dir);
+    expect(code, output.slice(-2000)).toBe(0);
+    const twin = readSiteFile(distDir, 'docs/guide/index.md');
+    expect(twin).not.toContain('\r');
+    expect(twin).toContain('**npm**\n\n```sh\nnpm install x\n```\n\n**pnpm**');
+    expect(twin).toContain('```ts\nexport const a = 1;\n```');
+    expect(prose(distDir, '/docs/guide/index')).not.toContain('\ufeff');
+  }, 300_000);
+});
+
 describe('Markdown twins of the fixture site', () => {
   const distDir = inject('distDir');
 
