@@ -10,6 +10,7 @@ import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './limits/client-ip.ts';
 import { siteUrl } from './site-url.ts';
+import { editDistance } from './engine/search/typo-index.ts';
 import { parseDeprecations, type Deprecation } from './contract/deprecations.ts';
 import type { LlmConfig } from './engine/llm.ts';
 
@@ -135,7 +136,14 @@ function fileVariables(env: Env): Env {
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  - CONFIG_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  const vars = parseEnv(text) as Env;
+  // a byte-order mark (Windows editors write one) would be part of the first variable's name, which nothing would read
+  const vars = parseEnv(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Env;
+  const misspelt = Object.keys(vars).flatMap((name) => {
+    if (name in envSchema.shape) return [];
+    const near = Object.keys(envSchema.shape).find((known) => editDistance(name, known, 2) <= 2);
+    return near ? [`${name} (did you mean ${near}?)`] : [];
+  });
+  if (misspelt.length) throw new ConfigError(`Invalid configuration:\n  - CONFIG_FILE: ${file} sets ${misspelt.join(', ')}, which is no setting of the gateway`);
   // An empty variable counts as unset, here as everywhere.
   return Object.fromEntries(Object.entries(vars).filter(([k]) => env[k] === undefined || env[k] === ''));
 }

@@ -174,6 +174,17 @@ describe('configuration errors stop startup with the variable named', () => {
     expect(missing.output).toContain('CONFIG_FILE');
   });
 
+  it('reads a CONFIG_FILE saved with a byte-order mark and CRLF, and names a misspelt setting in it', () => {
+    const dir = copy();
+    const windows = join(dir, 'windows.env');
+    writeFileSync(windows, '\ufeffRATE_LIMIT_MAX=4\r\nRATE_LIMIT_WINDOW_S=20\r\n');
+    expect(loadConfig({ CONFIG_FILE: windows }).rateLimit).toEqual({ max: 4, windowSeconds: 20 });
+    const typo = join(dir, 'typo.env');
+    // other programs' variables are no concern of the gateway's; a near miss of one of its own is
+    writeFileSync(typo, 'NODE_ENV=production\nSITE_NAME=Docs\nRATE_LIMT_MAX=5\n');
+    expect(() => loadConfig({ CONFIG_FILE: typo })).toThrow(/CONFIG_FILE: \S+typo\.env sets RATE_LIMT_MAX \(did you mean RATE_LIMIT_MAX\?\), which is no setting of the gateway/);
+  });
+
   it('defaults match the spec', () => {
     const c = loadConfig({});
     expect(c.port).toBe(4321);
