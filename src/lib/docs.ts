@@ -1,6 +1,6 @@
 // The docs model: every published page with its address, type, twin and neighbours,
 // computed once per build and shared by every route.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
@@ -56,7 +56,13 @@ function readSectionOrder(contentDir: string): Map<string, SectionSetting> {
   const file = join(contentDir, 'sections.json');
   const order = new Map<string, SectionSetting>();
   if (!existsSync(file)) return order;
-  const parsed = sectionsFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  let json: unknown;
+  try {
+    json = JSON.parse(readContentFile(file));
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const parsed = sectionsFileSchema.safeParse(json);
   if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   parsed.data.forEach((item, index) => {
     const entry = typeof item === 'string' ? { slug: item } : item;

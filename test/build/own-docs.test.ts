@@ -348,6 +348,13 @@ describe('what fails the build', () => {
     expect(output).not.toContain('top secret');
   }, 300_000);
 
+  it('a sections.json that is not JSON, naming the file', async () => {
+    const dir = tree({ 'guide/index.md': '# Guide\n', 'sections.json': '["guide",]\n' });
+    const { code, output } = await build(dir);
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/sections\.json is not valid JSON: /);
+  }, 300_000);
+
   it('an old URL with a query or fragment, which no request path can match', async () => {
     const dir = tree({ 'guide/index.md': '# Guide\n', _redirects: '/old#part /guide/\n' });
     const { code, output } = await build(dir);
@@ -390,6 +397,15 @@ describe('a page saved on Windows (a byte-order mark, CRLF line ends)', () => {
     expect(twin).toContain('**npm**\n\n```sh\nnpm install x\n```\n\n**pnpm**');
     expect(twin).toContain('```ts\nexport const a = 1;\n```');
     expect(prose(distDir, '/docs/guide/index')).not.toContain('\ufeff');
+  }, 300_000);
+
+  it('reads a sections.json saved with a byte-order mark', async () => {
+    const dir = writeTree({ 'b/index.md': '# B\n', 'a/index.md': '# A\n', 'sections.json': '\ufeff["b", { "slug": "a", "title": "All about A" }]\r\n' }, 'agent-docs-byod-');
+    dirs.push(dir);
+    const { code, output, distDir } = await build(dir);
+    expect(code, output.slice(-2000)).toBe(0);
+    expect(readManifest(distDir).pages.map((p) => p.path)).toEqual(['/docs/b/index', '/docs/a/index']);
+    expect(readSiteFile(distDir, 'llms.txt')).toContain('## All about A');
   }, 300_000);
 });
 
