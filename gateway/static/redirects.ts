@@ -8,15 +8,20 @@ import { join } from 'node:path';
 /** A path a redirect may start from or point at: no spaces, quotes or config syntax. */
 export const redirectPath = /^\/[^\s;{}"'\\*]*$/;
 
-/** `from to [status]` lines (blank lines and `#` comments skipped) → from → to. */
-export function parseRedirects(text: string): Map<string, string> {
+/**
+ * `from to [status]` lines (blank lines and `#` comments skipped) → from → to. A line that is not one (no target, a
+ * source that is no path) is skipped, or handed to `bad` with its number (the build stops on it; the gateway reads
+ * the build's own file).
+ */
+export function parseRedirects(text: string, bad?: (lineNumber: number, line: string) => void): Map<string, string> {
   const map = new Map<string, string>();
-  for (const raw of text.split('\n')) {
+  text.split('\n').forEach((raw, index) => {
     const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
+    if (!line || line.startsWith('#')) return;
     const [from, to] = line.split(/\s+/);
     if (from && to && redirectPath.test(from)) map.set(from, to);
-  }
+    else bad?.(index + 1, line);
+  });
   return map;
 }
 

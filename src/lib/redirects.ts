@@ -4,10 +4,10 @@
 // <site>/_redirects (static hosts, and the gateway: gateway/static/redirects.ts) and to
 // <dist>/nginx/redirects.conf (included by the generated nginx server block). Redirects
 // are no pages: they appear in no manifest, llms.txt or search index.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRedirects, redirectPath } from '../../gateway/static/redirects.ts';
-import { resolveLink, type LinkTable } from './content-links.ts';
+import { readContentFile, resolveLink, type LinkTable } from './content-links.ts';
 import type { SiteConfig } from './site-config.ts';
 
 export interface RedirectSource {
@@ -42,7 +42,10 @@ function redirectList(site: SiteConfig, table: LinkTable, pages: RedirectSource[
   };
   const file = join(site.contentDir, '_redirects');
   if (existsSync(file)) {
-    for (const [from, to] of parseRedirects(readFileSync(file, 'utf8'))) add(from, to, file);
+    const lines = parseRedirects(readContentFile(file), (lineNumber, line) => {
+      throw new Error(`${file}:${lineNumber}: "${line}" is not a redirect: write "/old/path /new/path" (a path starting with "/", then the target)`);
+    });
+    for (const [from, to] of lines) add(from, to, file);
   }
   for (const page of pages) for (const from of page.redirectFrom) add(from, page.path, `${page.entry.filePath} (redirect_from)`);
   return [...list].sort((a, b) => a[0].localeCompare(b[0]));

@@ -355,6 +355,14 @@ describe('what fails the build', () => {
     expect(output).toMatch(/sections\.json is not valid JSON: /);
   }, 300_000);
 
+  it('a _redirects line that is no redirect, with its line; a byte-order mark is not one', async () => {
+    const dir = tree({ 'guide/index.md': '# Guide\n', _redirects: '\ufeff/first /guide/\r\n# a comment\r\nold/path /guide/\r\n' });
+    const { code, output } = await build(dir);
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/_redirects:3: "old\/path \/guide\/" is not a redirect/);
+    expect(output).not.toContain(':1:');
+  }, 300_000);
+
   it('an old URL with a query or fragment, which no request path can match', async () => {
     const dir = tree({ 'guide/index.md': '# Guide\n', _redirects: '/old#part /guide/\n' });
     const { code, output } = await build(dir);
