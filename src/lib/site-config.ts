@@ -1,5 +1,6 @@
 // The one validated site config. Every discovery file, llms.txt and the build
 // manifest are generated from it, so a typo fails the build once, here.
+import { resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { siteUrl } from '../../gateway/site-url.ts';
 
@@ -46,6 +47,20 @@ const envNames: Record<keyof SiteConfig, string> = {
 };
 
 /**
+ * The content folder and the build output must not hold each other: a build output inside the content folder is
+ * read back as pages by the next build (its Markdown twins), and a content folder inside the output is deleted when
+ * Astro empties the output before writing it.
+ */
+function foldersOverlap(contentDir: string, distDir: string): string | undefined {
+  const content = resolve(contentDir);
+  const dist = resolve(distDir);
+  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(outer + sep);
+  if (within(dist, content)) return `DIST_DIR (${dist}) is inside CONTENT_DIR (${content}): the next build would read this build's output as pages. Set DIST_DIR to a folder outside the content folder.`;
+  if (within(content, dist)) return `CONTENT_DIR (${content}) is inside DIST_DIR (${dist}): the build empties its output folder and would delete the pages. Set DIST_DIR to a folder outside the content folder.`;
+  return undefined;
+}
+
+/**
  * Reads the site config from the environment; throws one readable error listing every bad variable. Unset, the site
  * and assistant URLs are the local addresses the gateway will listen on (PORT, ASSISTANT_PORT), so a site moved to a
  * free port links to itself and its assistant accepts its own origin.
@@ -66,7 +81,11 @@ export function loadSiteConfig(env: Record<string, string | undefined> = process
     searchIndexPartPages: env.SEARCH_INDEX_PART_PAGES || 5000,
     contentSymlinks: env.CONTENT_SYMLINKS || 'inside',
   });
-  if (result.success) return result.data;
+  if (result.success) {
+    const overlap = foldersOverlap(result.data.contentDir, result.data.distDir);
+    if (overlap) throw new Error(`Invalid site configuration:\n  - ${overlap}`);
+    return result.data;
+  }
   const problems = result.error.issues.map((i) => {
     const key = i.path[0] as keyof SiteConfig;
     return `  - ${envNames[key] ?? String(key)}: ${i.message}`;

@@ -47,6 +47,12 @@ describe('configuration errors', () => {
     expect(loadSiteConfig({ ASSISTANT_SITE_URL: 'http://[::1]:8080' }).assistantUrl).toBe('http://[::1]:8080');
   });
 
+  it('a build output and a content folder that hold each other stop the build', () => {
+    expect(() => loadSiteConfig({ CONTENT_DIR: '/srv/docs', DIST_DIR: '/srv/docs/dist' })).toThrow(/DIST_DIR \(\/srv\/docs\/dist\) is inside CONTENT_DIR \(\/srv\/docs\): the next build would read this build's output as pages/);
+    expect(() => loadSiteConfig({ CONTENT_DIR: '/srv/out/site/docs', DIST_DIR: '/srv/out' })).toThrow(/CONTENT_DIR .* is inside DIST_DIR .*: the build empties its output folder and would delete the pages/);
+    expect(loadSiteConfig({ CONTENT_DIR: '/srv/docs', DIST_DIR: '/srv/docs-dist' }).distDir).toBe('/srv/docs-dist');
+  });
+
   it('list every bad variable at once', () => {
     const message = errorOf({ PORT: 'x', RATE_LIMIT_MAX: '0', ASSISTANT_CONTENT_POLICY: 'nope' });
     expect(message.split('\n').filter((l) => l.startsWith('  - ')).map((l) => l.slice(4).split(':')[0])).toEqual(['PORT', 'RATE_LIMIT_MAX', 'ASSISTANT_CONTENT_POLICY']);
