@@ -239,10 +239,12 @@ function resolveTarget(table: LinkTable, fromFile: string, target: string): Reso
   const isAsset = !pageExtension.test(normal) && assetExtension.test(normal) && !normal.endsWith('/');
   if (isAsset) {
     const candidates = rooted ? [`public/${normal}`, normal] : [normal];
+    // the URL percent-encoded (`img dir/diagram (1).png` → `img%20dir/diagram%20(1).png`): a Markdown link's target
+    // ends at a space, so a decoded one would stop being a link in the page and its twin
     for (const candidate of candidates) {
-      if (isFile(table.contentDir, candidate)) return { kind: 'asset', url: `/assets/${candidate}${rest}`, source: candidate };
+      if (isFile(table.contentDir, candidate)) return { kind: 'asset', url: `/assets/${encodeURI(candidate)}${rest}`, source: candidate };
     }
-    return { kind: 'missing-asset', url: rooted ? target : `/assets/${normal}${rest}` };
+    return { kind: 'missing-asset', url: rooted ? target : `/assets/${encodeURI(normal)}${rest}` };
   }
   const key = normal.replace(pageExtension, '').replace(/\/+$/, '').toLowerCase();
   const url = table.pages.get(key) ?? table.pages.get(key ? `${key}/index` : 'index');

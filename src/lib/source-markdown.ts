@@ -517,8 +517,9 @@ export class SourceConverter {
       return closed ? (label ? `${open}</span>` : '') : open;
     });
     const rewrite = (target: string) => ctx.link(target, file, lineNo);
-    // inline links and images: ](target "title")
-    if (text.includes('](')) text = text.replace(/\]\(\s*(<[^<>]*>|[^\s)\]]+)((?:\s+(?:"[^"]*"|'[^']*'))?\s*)\)/g, (_w, target: string, title: string) => {
+    // inline links and images: ](target "title"); a target may hold balanced parentheses, one level deep, as
+    // CommonMark allows (`diagram (1).png`, `wiki/Foo_(bar)`), and each alternative starts on a character of its own
+    if (text.includes('](')) text = text.replace(/\]\(\s*(<[^<>]*>|(?:[^\s()\]]|\([^\s()]*\))+)((?:\s+(?:"[^"]*"|'[^']*'))?\s*)\)/g, (_w, target: string, title: string) => {
       const angled = target.startsWith('<');
       const next = rewrite(angled ? target.slice(1, -1) : target);
       return `](${angled ? `<${next}>` : next}${title})`;

@@ -417,6 +417,26 @@ describe('a page saved on Windows (a byte-order mark, CRLF line ends)', () => {
   }, 300_000);
 });
 
+describe('file names with spaces and parentheses', () => {
+  it('link to copies whose URLs are percent-encoded, so each stays a link in the page and its twin', async () => {
+    const dir = writeTree(
+      {
+        'guide/index.md': '# Guide\n\n![one](<./img dir/shot (1).png>)\n\n![two](./img%20dir/shot%20(1).png)\n\n<img src="./img dir/shot (1).png" alt="three">\n',
+        'guide/img dir/shot (1).png': 'PNG',
+      },
+      'agent-docs-byod-',
+    );
+    dirs.push(dir);
+    const { code, output, distDir } = await build(dir);
+    expect(code, output.slice(-2000)).toBe(0);
+    const html = prose(distDir, '/docs/guide/index');
+    for (const alt of ['one', 'two', 'three']) expect(html).toContain(`<img src="/assets/guide/img%20dir/shot%20(1).png" alt="${alt}">`);
+    const twin = readSiteFile(distDir, 'docs/guide/index.md');
+    expect(twin).toContain(`![two](${fixtureSiteUrl}/assets/guide/img%20dir/shot%20(1).png)`);
+    expect(existsSync(join(distDir, 'site/assets/guide/img dir/shot (1).png'))).toBe(true);
+  }, 300_000);
+});
+
 describe('Markdown twins of the fixture site', () => {
   const distDir = inject('distDir');
 

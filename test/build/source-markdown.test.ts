@@ -33,6 +33,8 @@ describe('the source converter on long lines', () => {
     'braces (template expressions)': '{{'.repeat(100_000),
     'link openings': '](' .repeat(100_000),
     'angle-bracket link targets': '](<'.repeat(60_000),
+    'parentheses in link targets': `](a${'(b'.repeat(60_000)}`,
+    'balanced parentheses in link targets': `](${'a(b)'.repeat(60_000)}`,
     'lower-case tags (Vue directives)': '<a '.repeat(60_000),
     'component tags': '<Badge '.repeat(30_000),
     'a code include': `<<< ./sample.ts${'{#'.repeat(100_000)}x`,
@@ -45,6 +47,15 @@ describe('the source converter on long lines', () => {
       });
     }
   }
+
+  it('reads a link target with balanced parentheses, one level deep, as CommonMark does', () => {
+    const { convert, links } = converter('twin');
+    expect(convert('![shot](./img/diagram (1).png) and [wiki](https://en.wikipedia.org/wiki/Foo_(bar)) [no](./a(b.md)')).toBe(
+      '![shot](./img/diagram (1).png) and [wiki](https://en.wikipedia.org/wiki/Foo_(bar)) [no](./a(b.md)',
+    );
+    expect(convert('[page](./my(1).md "Title")')).toBe('[page](/docs/my(1).md "Title")');
+    expect(links).toEqual(['https://en.wikipedia.org/wiki/Foo_(bar)', './my(1).md']);
+  });
 
   it('reads a long line of an MDX page of another tool: comments and export statements', () => {
     const { convert } = converter('html');
