@@ -162,6 +162,53 @@ function region(text: string, name: string): string | undefined {
 }
 
 /** A leading `# Heading` line (the page's title in most docs tools) and the text without it. */
+/** A line that starts a block other than a paragraph: a heading, quote, list item, fence, HTML, table row, container or indented code. */
+const blockStart = /^(?: {4}|\t| {0,3}(?:#{1,6}(?:\s|$)|>|[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|`{3}|~{3}|<|\||:{3}))/;
+const setextUnderline = /^ {0,3}(=+|-+)[ \t]*$/;
+
+/**
+ * Setext headings (a paragraph underlined with `===` or `---`) written as ATX ones (`# Title`, `## Title`), which is
+ * what the line-based readers of the build and the gateway (titles, headings, twins' sections) look for. The page
+ * renders the same: CommonMark reads such an underline after a paragraph as a heading, never as a rule. A heading's
+ * lines after its first and its underline become blank lines, so every later line keeps its number (the link check
+ * reports them). Fenced code is left alone; so is an underline after anything but a paragraph.
+ */
+export function atxFromSetext(text: string): string {
+  if (!text.includes('==') && !text.includes('--')) return text;
+  const lines = text.split('\n');
+  let fence: string | null = null;
+  let paragraph = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence) {
+      if (closesFence(line, fence)) fence = null;
+      continue;
+    }
+    const open = fenceOpen.exec(line);
+    if (open && open[1]!.length <= 3) {
+      fence = open[2]!;
+      paragraph = -1;
+      continue;
+    }
+    if (line.trim() === '') {
+      paragraph = -1;
+      continue;
+    }
+    const underline = paragraph >= 0 ? setextUnderline.exec(line) : null;
+    if (underline) {
+      // a run of `#` at its end is text here, but would close an ATX heading: escaped
+      const heading = lines.slice(paragraph, i).map((l) => l.trim()).join(' ').replace(/(^|\s)(#+)$/, (_m, space: string, marks: string) => `${space}${'\\#'.repeat(marks.length)}`);
+      lines[paragraph] = `${underline[1]![0] === '=' ? '#' : '##'} ${heading}`;
+      for (let k = paragraph + 1; k <= i; k++) lines[k] = '';
+      paragraph = -1;
+      continue;
+    }
+    if (blockStart.test(line)) paragraph = -1;
+    else if (paragraph < 0) paragraph = i;
+  }
+  return lines.join('\n');
+}
+
 export function takeLeadingHeading(text: string): { heading?: string; rest: string } {
   const lines = text.split('\n');
   const first = lines.findIndex((l) => l.trim() !== '');
@@ -314,7 +361,7 @@ export class SourceConverter {
         const found = depth < 5 ? this.read(file, mdInclude[1]!.replace(/\{[^}]*\}$/, '')) : undefined;
         this.ctx.note(found ? 'Markdown includes inlined' : 'Markdown includes not found (left out)');
         if (found) {
-          const text = found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
+          const text = atxFromSetext(found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, ''));
           for (const l of this.convert(text, found.file, 1, depth + 1).split('\n')) emit(l);
         }
         continue;

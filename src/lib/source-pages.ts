@@ -15,7 +15,7 @@ import { customIds, isForeignMdx, withoutCustomIds } from './foreign-mdx.ts';
 import { vitepressSlug } from '../markdown/heading-ids.ts';
 import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
-import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
+import { SourceConverter, atxFromSetext, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 
 export interface SourcePage {
   /** The twin's body: converted, links absolute, the leading `# heading` taken out. */
@@ -60,7 +60,7 @@ export class SourcePages {
     const written = file.endsWith('.mdx') ? new WrittenLines(text) : undefined;
     const foreign = written !== undefined && isForeignMdx(join(this.contentDir, file), raw);
     if (foreign) this.count('MDX pages importing what this site cannot resolve or writing ids {#id}, read as Markdown (components shown as their text)');
-    if (written) text = mdxToMarkdown(foreign ? withoutCustomIds(text) : text);
+    text = written ? mdxToMarkdown(foreign ? withoutCustomIds(text) : text) : atxFromSetext(text);
     const converter = new SourceConverter({
       mode: 'twin',
       contentDir: this.contentDir,

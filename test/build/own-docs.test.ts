@@ -417,6 +417,21 @@ describe('a page saved on Windows (a byte-order mark, CRLF line ends)', () => {
   }, 300_000);
 });
 
+describe('setext headings (a line underlined with === or ---)', () => {
+  it('title the page and are its headings in the manifest, the twin and the HTML, as ATX ones are', async () => {
+    const dir = writeTree({ 'guide/index.md': 'Page Title\n==========\n\nIntro.\n\nInstallation\n------------\n\nRun it, see [missing](./gone.md).\n' }, 'agent-docs-byod-');
+    dirs.push(dir);
+    const { code, output, distDir } = await build(dir, { LINK_CHECK: 'warn' });
+    expect(code, output.slice(-2000)).toBe(0);
+    const page = readManifest(distDir).pages.find((p) => p.path === '/docs/guide/index')!;
+    expect(page.title).toBe('Page Title');
+    expect(page.headings?.map((h) => [h.depth, h.slug])).toEqual([[2, 'installation']]);
+    expect(readSiteFile(distDir, 'docs/guide/index.md')).toContain('\n## Installation\n');
+    expect(prose(distDir, '/docs/guide/index')).not.toContain('<h1');
+    expect(output).toContain('guide/index.md:9: link to "./gone.md"'); // the line as written
+  }, 300_000);
+});
+
 describe('file names with spaces and parentheses', () => {
   it('link to copies whose URLs are percent-encoded, so each stays a link in the page and its twin', async () => {
     const dir = writeTree(

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../src/lib/source-markdown.ts';
+import { SourceConverter, atxFromSetext, takeLeadingHeading, withoutBadges, type SourceMode } from '../../src/lib/source-markdown.ts';
 
 const contentDir = mkdtempSync(join(tmpdir(), 'source-markdown-'));
 writeFileSync(join(contentDir, 'sample.ts'), ['// #region setup', 'const a = 1;', '// #endregion setup', 'const b = 2;'].join('\n'));
@@ -47,6 +47,16 @@ describe('the source converter on long lines', () => {
       });
     }
   }
+
+  it('writes setext headings as ATX ones, line numbers kept, and leaves every other underline alone', () => {
+    expect(atxFromSetext('Title\n=====\n\ntext')).toBe('# Title\n\n\ntext');
+    expect(atxFromSetext('Two\nlines\n---\nafter')).toBe('## Two lines\n\n\nafter');
+    expect(atxFromSetext('Usage ##\n--')).toBe('## Usage \\#\\#\n'); // text, not a closing sequence
+    for (const kept of ['- item\n---', '> quote\n---', '\n---\n', 'a | b\n--- | ---', '```\ncode\n---\n```', 'text\n- - -', '    code\n---', '<div>\n---', '###\n===']) {
+      expect(atxFromSetext(kept)).toBe(kept);
+    }
+    expect(takeLeadingHeading(atxFromSetext('Page Title\n==========\n\nIntro.')).heading).toBe('Page Title');
+  });
 
   it('reads a link target with balanced parentheses, one level deep, as CommonMark does', () => {
     const { convert, links } = converter('twin');
