@@ -47,13 +47,14 @@ export class Lru<V> {
     return this.total;
   }
 
-  get(key: string): V | undefined {
+  /** The entry, now the most recent; `count: false` keeps the lookup out of hits and misses (a part looked up beside its whole). */
+  get(key: string, count = true): V | undefined {
     const e = this.map.get(key);
     if (!e) {
-      this.misses++;
+      if (count) this.misses++;
       return undefined;
     }
-    this.hits++;
+    if (count) this.hits++;
     this.map.delete(key);
     this.map.set(key, e);
     return e.v;

@@ -270,6 +270,17 @@ describe('search', () => {
     expect(engine.stats().cache.hits).toBeGreaterThan(before);
   });
 
+  it('counts the lookups of rankings as hits and misses, not those of the answers stored beside them', async () => {
+    const fresh = await createSearchEngine({ siteDir, workers: 0, indexCacheDir: cacheDir });
+    try {
+      for (let k = 0; k < 3; k++) expect((await fresh.searchBody('configuration', { limit: 1 })).count).toBe(1);
+      // one miss (the first ranking), two hits; the answers stored beside the ranking are not counted again
+      expect(fresh.stats().cache).toMatchObject({ misses: 1, hits: 2 });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('validates options and honours an aborted signal', async () => {
     await expect(engine.search('x', { tag: 'nope' as never })).rejects.toThrow(/unknown tag/);
     await expect(engine.search('x', { limit: -1 })).rejects.toThrow(/limit/);

@@ -78,6 +78,7 @@ const NO_CORRECTIONS: Corrections = new Map();
 export interface SearchStats {
   pages: number;
   workers: number;
+  /** Rankings cached (`entries`), bytes of rankings and answers, and the lookups of rankings that hit or missed. */
   cache: { entries: number; bytes: number; hits: number; misses: number };
   queries: number;
   workerRequests: number;
@@ -370,7 +371,8 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
       const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
       if (offset >= end) return { total: entry.total, count: 0, body: EMPTY_BODY };
       const bk = bodyKey(key, offset, end);
-      let body = cache.get(bk) as Buffer<ArrayBuffer> | undefined;
+      // the ranking's lookup (entryFor) is what hits and misses count
+      let body = cache.get(bk, false) as Buffer<ArrayBuffer> | undefined;
       if (!body) {
         await ranked(q, entry, end, o.signal);
         let p = pendingBodies.get(bk);
