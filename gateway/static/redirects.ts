@@ -34,10 +34,25 @@ export function loadRedirects(siteDir: string): Map<string, string> {
   }
 }
 
+/**
+ * A path in one spelling: percent-encoded as a browser sends it, upper-case hex (`/café`, `/caf%c3%a9` → `/caf%C3%A9`).
+ * The build writes each old URL so and the gateway looks requests up so, whichever way either was written.
+ */
+export function canonicalPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURI(path);
+  } catch {
+    // a stray `%`: the path as written
+  }
+  return encodeURI(decoded);
+}
+
 /** Where an old URL moved, query string kept, or undefined. `/old/` finds `/old`. */
 export function redirectFor(map: Map<string, string>, pathname: string, search: string): string | undefined {
   if (map.size === 0) return undefined;
-  const to = map.get(pathname) ?? (pathname.length > 1 && pathname.endsWith('/') ? map.get(pathname.replace(/\/+$/, '')) : undefined);
+  const path = /[%\x80-\uffff]/.test(pathname) ? canonicalPath(pathname) : pathname;
+  const to = map.get(path) ?? (path.length > 1 && path.endsWith('/') ? map.get(path.replace(/\/+$/, '')) : undefined);
   if (to === undefined) return undefined;
   return search && !to.includes('?') ? `${to}${search}` : to;
 }

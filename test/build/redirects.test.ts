@@ -2,6 +2,7 @@
 // them reads as syntax, and a source that no request path can match stops the build.
 import { describe, expect, it } from 'vitest';
 import { nginxRedirects, safeTarget } from '../../src/lib/redirects.ts';
+import { canonicalPath } from '../../gateway/static/redirects.ts';
 
 describe('redirect targets and the nginx snippet', () => {
   it('percent-encodes what a URL may not hold and the `$` nginx would expand, and keeps the rest', () => {
@@ -21,5 +22,12 @@ describe('redirect targets and the nginx snippet', () => {
     expect(conf).toContain('location = "/old#x/" { return 301 "/docs/a$is_args$args"; }');
     expect(conf).toContain('location = "/old-q" { return 301 "/docs/b?x=1;%7D"; }');
     expect(conf).not.toContain('"/file.txt/"');
+  });
+
+  it('spells every source one way: percent-encoded for _redirects and the gateway, decoded for nginx', () => {
+    expect(canonicalPath('/café')).toBe('/caf%C3%A9');
+    expect(canonicalPath('/caf%c3%a9')).toBe('/caf%C3%A9');
+    expect(canonicalPath('/100%')).toBe('/100%25');
+    expect(nginxRedirects([['/caf%C3%A9', '/docs/a']])).toContain('location = "/café" { return 301 "/docs/a$is_args$args"; }');
   });
 });

@@ -50,6 +50,8 @@ describe('pages and twins', () => {
     for (const [from, to] of [
       ['/old/plain-markdown', '/docs/fixture/plain-markdown'],
       ['/old/plain-markdown/', '/docs/fixture/plain-markdown'],
+      ['/old/caf%C3%A9', '/docs/fixture/plain-markdown'],
+      ['/old/caf%c3%a9', '/docs/fixture/plain-markdown'],
       ['/docs/fixture/plain?x=1', '/docs/fixture/plain-markdown?x=1'],
     ]) {
       const res = await fetch(`${gw.url}${from}`, { redirect: 'manual' });
