@@ -164,24 +164,32 @@ function region(text: string, name: string): string | undefined {
 /** A leading `# Heading` line (the page's title in most docs tools) and the text without it. */
 /** A line that starts a block other than a paragraph: a heading, quote, list item, fence, HTML, table row, container or indented code. */
 const blockStart = /^(?: {4}|\t| {0,3}(?:#{1,6}(?:\s|$)|>|[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|`{3}|~{3}|<|\||:{3}))/;
+/** Blocks after which the next line may open a paragraph: an ATX heading and a container's fence end on their line. */
+const endsOnItsLine = /^ {0,3}(?:#{1,6}(?:\s|$)|:{3})/;
 const setextUnderline = /^ {0,3}(=+|-+)[ \t]*$/;
 
 /**
  * Setext headings (a paragraph underlined with `===` or `---`) written as ATX ones (`# Title`, `## Title`), which is
  * what the line-based readers of the build and the gateway (titles, headings, twins' sections) look for. The page
- * renders the same: CommonMark reads such an underline after a paragraph as a heading, never as a rule. A heading's
- * lines after its first and its underline become blank lines, so every later line keeps its number (the link check
- * reports them). Fenced code is left alone; so is an underline after anything but a paragraph.
+ * renders the same: CommonMark reads such an underline after a paragraph as a heading, never as a rule. Only a
+ * paragraph of the page itself counts: one opened after a blank line, the start, a heading, a container's fence or a
+ * closed code fence, not lines that continue a list item, a quote or HTML (`- item` / `  more` / `---` is a list and a
+ * rule). A heading's lines after its first and its underline become blank lines, so every later line keeps its number
+ * (the link check reports them).
  */
 export function atxFromSetext(text: string): string {
   if (!text.includes('==') && !text.includes('--')) return text;
   const lines = text.split('\n');
   let fence: string | null = null;
   let paragraph = -1;
+  let mayOpen = true;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (fence) {
-      if (closesFence(line, fence)) fence = null;
+      if (closesFence(line, fence)) {
+        fence = null;
+        mayOpen = true;
+      }
       continue;
     }
     const open = fenceOpen.exec(line);
@@ -192,6 +200,7 @@ export function atxFromSetext(text: string): string {
     }
     if (line.trim() === '') {
       paragraph = -1;
+      mayOpen = true;
       continue;
     }
     const underline = paragraph >= 0 ? setextUnderline.exec(line) : null;
@@ -201,10 +210,13 @@ export function atxFromSetext(text: string): string {
       lines[paragraph] = `${underline[1]![0] === '=' ? '#' : '##'} ${heading}`;
       for (let k = paragraph + 1; k <= i; k++) lines[k] = '';
       paragraph = -1;
+      mayOpen = true;
       continue;
     }
-    if (blockStart.test(line)) paragraph = -1;
-    else if (paragraph < 0) paragraph = i;
+    if (blockStart.test(line)) {
+      paragraph = -1;
+      mayOpen = endsOnItsLine.test(line);
+    } else if (paragraph < 0 && mayOpen) paragraph = i;
   }
   return lines.join('\n');
 }

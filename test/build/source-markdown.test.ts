@@ -52,7 +52,10 @@ describe('the source converter on long lines', () => {
     expect(atxFromSetext('Title\n=====\n\ntext')).toBe('# Title\n\n\ntext');
     expect(atxFromSetext('Two\nlines\n---\nafter')).toBe('## Two lines\n\n\nafter');
     expect(atxFromSetext('Usage ##\n--')).toBe('## Usage \\#\\#\n'); // text, not a closing sequence
-    for (const kept of ['- item\n---', '> quote\n---', '\n---\n', 'a | b\n--- | ---', '```\ncode\n---\n```', 'text\n- - -', '    code\n---', '<div>\n---', '###\n===']) {
+    expect(atxFromSetext('# H\nText\n---')).toBe('# H\n## Text\n');
+    expect(atxFromSetext('::: tip\nTitle\n---\n:::')).toBe('::: tip\n## Title\n\n:::');
+    // lines that continue a list item, a quote or HTML are no paragraph of the page: the `---` under them is a rule
+    for (const kept of ['- item\n---', '- item\n  more\n---', '- item\nlazy\n---', '> quote\nlazy\n---', '<div>\ntext\n---', '\n---\n', 'a | b\n--- | ---', '```\ncode\n---\n```', 'text\n- - -', '    code\n---', '###\n===']) {
       expect(atxFromSetext(kept)).toBe(kept);
     }
     expect(takeLeadingHeading(atxFromSetext('Page Title\n==========\n\nIntro.')).heading).toBe('Page Title');
