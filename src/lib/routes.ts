@@ -33,12 +33,16 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
+/** The longest URL segment: a page is written as `<segment>.html`, `.md` and their `.br` and `.gz`, each a file name of at most 255 bytes. */
+export const MAX_SEGMENT = 200;
+
 /**
  * Maps a content entry id (its path below CONTENT_DIR without extension, e.g.
  * `docs/getting-started/installation`, `skills/search-the-docs` or
  * `guide/mocking/classes`) to its address. Throws a message naming the file when
  * a part has nothing left to form a URL segment (`---`, or a name in a script without
- * Latin letters: doc paths are ASCII, gateway/contract/docs-api.ts docPathPattern).
+ * Latin letters: doc paths are ASCII, gateway/contract/docs-api.ts docPathPattern), or
+ * one longer than a file name can be.
  */
 export function addressOf(entryId: string, filePath = entryId): PageAddress {
   const parts = entryId.split('/');
@@ -50,6 +54,9 @@ export function addressOf(entryId: string, filePath = entryId): PageAddress {
   const page = pageParts.map(slugify).filter(Boolean).join('-');
   for (const [name, slug] of [[folder ?? rootSection, section], [pageParts.join('/'), page]] as const) {
     if (!slug) throw new Error(`${filePath}: "${name}" has no letters a-z or digits 0-9 (accents dropped) to form a URL segment from, and URLs on this site are made of those: rename it`);
+    if (slug.length > MAX_SEGMENT) {
+      throw new Error(`${filePath}: its URL segment "${slug.slice(0, 40)}…" would be ${slug.length} characters, at most ${MAX_SEGMENT}: each page is a file named after it (with .html.br added), and a file name stops at 255 bytes. Shorten its folder or file names.`);
+    }
   }
   return { section, page, path: `/docs/${section}/${page}`, defaultType: typeFolders[section] ?? 'docs' };
 }

@@ -26,4 +26,10 @@ describe('the URL rule', () => {
     expect(() => addressOf('guide/---', 'guide/---.md')).toThrow(/rename it$/);
     expect(() => addressOf('指南/intro', '指南/intro.md')).toThrow('"指南" has no letters a-z');
   });
+
+  it('names the file when its URL segment would be longer than a file name can be', () => {
+    const deep = `guide/${Array.from({ length: 30 }, (_, k) => `folder-number-${k + 1}`).join('/')}/page`;
+    expect(() => addressOf(deep, `${deep}.md`)).toThrow(/would be 505 characters, at most 200: each page is a file named after it/);
+    expect(addressOf(`guide/${'a'.repeat(200)}`).page).toHaveLength(200);
+  });
 });
