@@ -5,13 +5,13 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import { loadSiteConfig } from './src/lib/site-config.ts';
-import { checkContentLinks } from './src/lib/content-links.ts';
+import { checkContentTree } from './src/lib/content-links.ts';
 import { agentDocs } from './src/integration/agent-docs.ts';
 import { readingPlugin } from './src/markdown/reading-plugin.ts';
 
 const site = loadSiteConfig();
-// before anything reads the tree: a symbolic link out of the content folder stops the build, named
-checkContentLinks(site.contentDir);
+// before anything reads the tree: a missing content folder, or a symbolic link out of it, stops the build, named
+checkContentTree(site.contentDir);
 // The cache holds rendered HTML: a change to our Markdown rendering (src/markdown/) or to how the docs loader
 // converts a page before rendering it (src/lib/) must start a new one.
 const renderCode = [

@@ -101,6 +101,14 @@ export function badContentLinks(dir: string): BadContentLink[] {
   return out;
 }
 
+/** Throws a message naming CONTENT_DIR when it is no folder, else as checkContentLinks: what the build checks before it reads the tree. */
+export function checkContentTree(contentDir: string): void {
+  if (!existsSync(contentDir) || !statSync(contentDir).isDirectory()) {
+    throw new Error(`CONTENT_DIR is ${resolve(contentDir)}, which is ${existsSync(contentDir) ? 'not a folder' : 'not there'}: point it at the folder of your Markdown pages.`);
+  }
+  checkContentLinks(contentDir);
+}
+
 /**
  * Throws, naming each one, when symbolic links below the content folder lead out of it (unless CONTENT_SYMLINKS=follow)
  * or to nothing.

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { badContentLinks, checkContentLinks, forgetLinkTable, insideTree, linkTable, resolveLink } from '../../src/lib/content-links.ts';
+import { badContentLinks, checkContentLinks, checkContentTree, forgetLinkTable, insideTree, linkTable, resolveLink } from '../../src/lib/content-links.ts';
 import { SourceConverter } from '../../src/lib/source-markdown.ts';
 
 const outside = mkdtempSync(join(tmpdir(), 'symlinks-outside-'));
@@ -71,6 +71,11 @@ describe('symbolic links in the content folder', () => {
     expect(insideTree(tree, join(tree, 'guide/secret.md'))).toBe(true);
     expect(convert('<<< ../shared/secret.ts')).toContain('top secret');
     expect(resolveLink(linkTable(tree), 'guide/index.md', './key.png').kind).toBe('asset');
+  });
+
+  it('names a content folder that is not there, or is a file', () => {
+    expect(() => checkContentTree(join(outside, 'nope'))).toThrow(`CONTENT_DIR is ${join(outside, 'nope')}, which is not there`);
+    expect(() => checkContentTree(join(outside, 'secret.md'))).toThrow('which is not a folder');
   });
 
   it('tells a link inside the tree from one out of it', () => {
