@@ -15,7 +15,8 @@ import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { contentFiles, forgetLinkTable, linkTable, readContentFile, resolveLink, treeKey } from './content-links.ts';
 import { isForeignMdx } from './foreign-mdx.ts';
-import { SourceConverter, atxFromSetext, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
+import { atxFromSetext } from './markdown-lines.ts';
 import { prunePacks, renderedHtmlDir, writePack, type StoredRendering } from './rendered-html.ts';
 
 type DataEntry = NonNullable<ReturnType<LoaderContext['store']['get']>>;

@@ -15,7 +15,8 @@ import { customIds, isForeignMdx, withoutCustomIds } from './foreign-mdx.ts';
 import { vitepressSlug } from '../markdown/heading-ids.ts';
 import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
-import { SourceConverter, atxFromSetext, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
+import { atxFromSetext } from './markdown-lines.ts';
 
 export interface SourcePage {
   /** The twin's body: converted, links absolute, the leading `# heading` taken out. */

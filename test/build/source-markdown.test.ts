@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SourceConverter, atxFromSetext, takeLeadingHeading, withoutBadges, type SourceMode } from '../../src/lib/source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../src/lib/source-markdown.ts';
+import { atxFromSetext } from '../../src/lib/markdown-lines.ts';
 
 const contentDir = mkdtempSync(join(tmpdir(), 'source-markdown-'));
 writeFileSync(join(contentDir, 'sample.ts'), ['// #region setup', 'const a = 1;', '// #endregion setup', 'const b = 2;'].join('\n'));

@@ -1,0 +1,72 @@
+// Markdown read line by line, as the build's converters (source-markdown.ts, foreign-mdx.ts)
+// read it: where a code fence opens and closes, and setext headings written as ATX ones so
+// that every line-based reader after them (titles, headings, twins' sections) finds them.
+
+/** A fence's opening line: its indentation, its marker (three or more backticks or tildes), its info string. */
+export const fenceOpen = /^(\s*)(`{3,}|~{3,})(.*)$/;
+
+/** Whether `line` closes a fence opened by `marker` (the same character, at least as many, nothing after it). */
+export function closesFence(line: string, marker: string): boolean {
+  const close = /^\s*(`{3,}|~{3,})\s*$/.exec(line);
+  return close !== null && close[1]![0] === marker[0] && close[1]!.length >= marker.length;
+}
+
+/** A line that starts a block other than a paragraph: a heading, quote, list item, fence, HTML, table row, container or indented code. */
+const blockStart = /^(?: {4}|\t| {0,3}(?:#{1,6}(?:\s|$)|>|[-*+](?:\s|$)|\d{1,9}[.)](?:\s|$)|`{3}|~{3}|<|\||:{3}))/;
+/** Blocks after which the next line may open a paragraph: an ATX heading and a container's fence end on their line. */
+const endsOnItsLine = /^ {0,3}(?:#{1,6}(?:\s|$)|:{3})/;
+const setextUnderline = /^ {0,3}(=+|-+)[ \t]*$/;
+
+/**
+ * Setext headings (a paragraph underlined with `===` or `---`) written as ATX ones (`# Title`, `## Title`), which is
+ * what the line-based readers of the build and the gateway (titles, headings, twins' sections) look for. The page
+ * renders the same: CommonMark reads such an underline after a paragraph as a heading, never as a rule. Only a
+ * paragraph of the page itself counts: one opened after a blank line, the start, a heading, a container's fence or a
+ * closed code fence, not lines that continue a list item, a quote or HTML (`- item` / `  more` / `---` is a list and a
+ * rule). A heading's lines after its first and its underline become blank lines, so every later line keeps its number
+ * (the link check reports them).
+ */
+export function atxFromSetext(text: string): string {
+  if (!text.includes('==') && !text.includes('--')) return text;
+  const lines = text.split('\n');
+  let fence: string | null = null;
+  let paragraph = -1;
+  let mayOpen = true;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence) {
+      if (closesFence(line, fence)) {
+        fence = null;
+        mayOpen = true;
+      }
+      continue;
+    }
+    const open = fenceOpen.exec(line);
+    if (open && open[1]!.length <= 3) {
+      fence = open[2]!;
+      paragraph = -1;
+      continue;
+    }
+    if (line.trim() === '') {
+      paragraph = -1;
+      mayOpen = true;
+      continue;
+    }
+    const underline = paragraph >= 0 ? setextUnderline.exec(line) : null;
+    if (underline) {
+      // a run of `#` at its end is text here, but would close an ATX heading: escaped
+      const heading = lines.slice(paragraph, i).map((l) => l.trim()).join(' ').replace(/(^|\s)(#+)$/, (_m, space: string, marks: string) => `${space}${'\\#'.repeat(marks.length)}`);
+      lines[paragraph] = `${underline[1]![0] === '=' ? '#' : '##'} ${heading}`;
+      for (let k = paragraph + 1; k <= i; k++) lines[k] = '';
+      paragraph = -1;
+      mayOpen = true;
+      continue;
+    }
+    if (blockStart.test(line)) {
+      paragraph = -1;
+      mayOpen = endsOnItsLine.test(line);
+    } else if (paragraph < 0 && mayOpen) paragraph = i;
+  }
+  return lines.join('\n');
+}
+
