@@ -26,11 +26,34 @@ const frontmatter = z.object({
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
 });
 
+/** A number as other tools' frontmatter may write it (`3`, `"3"`); anything else is no order. */
+const asOrder = (value: unknown): number | undefined => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+
+/**
+ * A page's order as other docs tools write it, when it gives no `order` of its own: Starlight's `sidebar.order`,
+ * Docusaurus's `sidebar_position`, Just the Docs' `nav_order`, Hugo's `weight`. Read leniently and never an error:
+ * they are those tools' fields, and a tree brought here unchanged keeps its pages' order.
+ */
+const docsFrontmatter = frontmatter
+  .extend({ sidebar: z.unknown().optional(), sidebar_position: z.unknown().optional(), nav_order: z.unknown().optional(), weight: z.unknown().optional() })
+  .transform(({ sidebar, sidebar_position, nav_order, weight, ...data }) => ({
+    ...data,
+    order:
+      data.order ??
+      asOrder(typeof sidebar === 'object' && sidebar !== null ? (sidebar as { order?: unknown }).order : undefined) ??
+      asOrder(sidebar_position) ??
+      asOrder(nav_order) ??
+      asOrder(weight),
+  }));
+
 export const collections = {
   docs: defineCollection({
     // Any docs tree: src/lib/docs-loader.ts (the URL rule is src/lib/routes.ts).
     loader: docsLoader(site.contentDir),
-    schema: frontmatter,
+    schema: docsFrontmatter,
   }),
   portfolio: defineCollection({
     loader: glob({ pattern: '*.{md,mdx}', base: `${site.contentDir}/portfolio`, generateId: idFromPath }),

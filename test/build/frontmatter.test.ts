@@ -45,6 +45,23 @@ describe('frontmatter validation', () => {
   }, 120_000);
 });
 
+describe('the order other tools write', () => {
+  it('sorts by order, else Starlight, Docusaurus, Just the Docs and Hugo fields, never failing on one that is no number', async () => {
+    const page = (title: string, field: string) => `---\ntitle: ${title}\n${field}\n---\n\nBody.\n`;
+    const dir = contentWith({
+      'guide/a.md': page('Alpha', 'sidebar_position: 3'),
+      'guide/b.md': page('Beta', 'sidebar:\n  order: 1'),
+      'guide/c.md': page('Gamma', 'weight: "2"'),
+      'guide/d.md': page('Delta', 'nav_order: banana'),
+      'guide/e.md': page('Epsilon', 'order: 0\nsidebar_position: 99'),
+    });
+    const { code, output, distDir } = await buildSite(dir);
+    dirs.push(distDir);
+    expect(code, output.slice(-2000)).toBe(0);
+    expect(readManifest(distDir).pages.map((p) => p.title)).toEqual(['Epsilon', 'Beta', 'Gamma', 'Alpha', 'Delta']);
+  }, 120_000);
+});
+
 describe('titles and descriptions over several lines', () => {
   it('are one line in the manifest, the twin and llms.txt, whose link text keeps its brackets escaped', async () => {
     const dir = contentWith({
