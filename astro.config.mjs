@@ -16,7 +16,7 @@ checkContentTree(site.contentDir);
 // converts a page before rendering it (src/lib/) must start a new one.
 const renderCode = [
   'markdown/reading-plugin.ts', 'markdown/heading-ids.ts', 'markdown/highlight.ts', 'markdown/highlight-tokens.ts',
-  'lib/docs-loader.ts', 'lib/source-markdown.ts', 'lib/markdown-lines.ts', 'lib/tool-components.ts', 'lib/content-links.ts', 'lib/foreign-mdx.ts', 'lib/routes.ts',
+  'lib/docs-loader.ts', 'lib/source-markdown.ts', 'lib/markdown-lines.ts', 'lib/home-frontmatter.ts', 'lib/tool-components.ts', 'lib/content-links.ts', 'lib/foreign-mdx.ts', 'lib/routes.ts',
 ];
 const renderSource = renderCode.map((f) => readFileSync(new URL(`./src/${f}`, import.meta.url))).join('');
 const contentKey = createHash('sha256').update(resolve(site.contentDir)).update(renderSource).digest('hex').slice(0, 12);

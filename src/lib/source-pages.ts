@@ -17,6 +17,7 @@ import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 import { atxFromSetext } from './markdown-lines.ts';
+import { withHome } from './home-frontmatter.ts';
 
 export interface SourcePage {
   /** The twin's body: converted, links absolute, the leading `# heading` taken out. */
@@ -55,7 +56,8 @@ export class SourcePages {
   /** Converts one page: `raw` is the whole file, `pagePath` its URL path. */
   read(raw: string, file: string, pagePath: string, frontmatterTitle: string | undefined): SourcePage {
     // Frontmatter lines kept blank, so reported line numbers are the file's.
-    let text = parseFrontmatter(raw, { frontmatter: 'empty-with-lines' }).content;
+    const parsed = parseFrontmatter(raw, { frontmatter: 'empty-with-lines' });
+    let text = parsed.content;
     const ids = customIds(text);
     if (ids.length) this.authoredIds.set(pagePath, ids);
     const written = file.endsWith('.mdx') ? new WrittenLines(text) : undefined;
@@ -68,7 +70,10 @@ export class SourcePages {
       note: (kind) => this.count(kind),
       link: (target, from, line) => this.twinLink(target, from, written && from === file ? written.lineOf(target, line) : line, pagePath),
     });
-    const { heading: lead, rest } = takeLeadingHeading(text);
+    const { heading: lead, rest: afterTitle } = takeLeadingHeading(text);
+    // a home page's hero and features, in the frontmatter's blank lines, as the docs loader writes them for the HTML
+    // (not for an MDX page Astro compiles itself)
+    const rest = !written || foreign ? withHome(parsed.frontmatter, afterTitle, /^(?:[ \t]*\n)*/.exec(afterTitle)![0].split('\n').length - 1) : afterTitle;
     const body = converter.convert(rest, file);
     const lines = body.split('\n');
     const heading = lead ?? firstHeading(lines);

@@ -432,6 +432,19 @@ describe('setext headings (a line underlined with === or ---)', () => {
   }, 300_000);
 });
 
+describe('a VitePress home page (its hero and features in frontmatter)', () => {
+  it('says what the site is in the HTML and the twin, its body lines keeping their numbers', async () => {
+    const home = ['---', 'layout: home', 'title: Tool', 'hero:', '  name: Tool', '  text: Tests that run fast', '  actions:', '    - text: Start', '      link: /guide/', 'features:', '  - title: Fast', '    details: Instant start.', '---', '', 'A [gone](./gone.md) link.', ''];
+    const dir = writeTree({ 'index.md': home.join('\n'), 'guide/index.md': '# Guide\n' }, 'agent-docs-byod-');
+    dirs.push(dir);
+    const { code, output, distDir } = await build(dir, { LINK_CHECK: 'warn' });
+    expect(code, output.slice(-2000)).toBe(0);
+    expect(prose(distDir, '/docs/overview/index')).toContain('<p><strong>Tool</strong>: Tests that run fast</p>\n<p><a href="/docs/guide/index">Start</a></p>');
+    expect(readSiteFile(distDir, 'docs/overview/index.md')).toContain('- **Fast**: Instant start.');
+    expect(output).toContain('index.md:15: link to "./gone.md"');
+  }, 300_000);
+});
+
 describe('file names with spaces and parentheses', () => {
   it('link to copies whose URLs are percent-encoded, so each stays a link in the page and its twin', async () => {
     const dir = writeTree(
