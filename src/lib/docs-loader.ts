@@ -16,7 +16,7 @@ import type { Loader, LoaderContext } from 'astro/loaders';
 import { contentFiles, forgetLinkTable, linkTable, readContentFile, resolveLink, treeKey } from './content-links.ts';
 import { isForeignMdx } from './foreign-mdx.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
-import { atxFromSetext } from './markdown-lines.ts';
+import { lineSyntax } from './markdown-lines.ts';
 import { withHome } from './home-frontmatter.ts';
 import { prunePacks, renderedHtmlDir, writePack, type StoredRendering } from './rendered-html.ts';
 
@@ -93,7 +93,7 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     const data = await context.parseData({ id, data: frontmatter, filePath: abs });
     // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).
     // a home page's hero and features (VitePress, Starlight) lead its body, as in its twin (src/lib/source-pages.ts)
-    const body = new SourceConverter(html).convert(withHome(frontmatter, takeLeadingHeading(atxFromSetext(content)).rest), file);
+    const body = new SourceConverter(html).convert(withHome(frontmatter, takeLeadingHeading(lineSyntax(content)).rest), file);
     // A leading newline: a body that starts with a "---" rule is not frontmatter.
     const entry = { id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered: await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) }) };
     // A page with images Astro processes keeps its HTML in the store: render() rewrites their references.

@@ -70,3 +70,74 @@ export function atxFromSetext(text: string): string {
   return lines.join('\n');
 }
 
+
+/** MkDocs (Material) admonition types, as this site's callout kinds (src/lib/source-markdown.ts calloutKinds). */
+const admonitionKinds: Readonly<Record<string, string>> = {
+  note: 'note', seealso: 'note', quote: 'note', cite: 'note',
+  abstract: 'info', summary: 'info', tldr: 'info', info: 'info', todo: 'info', question: 'info', help: 'info', faq: 'info', example: 'info',
+  tip: 'tip', hint: 'tip', success: 'tip', check: 'tip', done: 'tip',
+  important: 'important',
+  warning: 'warning', attention: 'warning',
+  caution: 'caution',
+  danger: 'danger', error: 'danger', failure: 'danger', fail: 'danger', missing: 'danger', bug: 'danger',
+};
+
+const admonitionOpen = /^( {0,3})(!!!|\?\?\?\+?)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+"([^"]*)")?[ \t]*$/;
+
+/**
+ * MkDocs admonitions (`!!! note "Title"`, collapsible `??? note`, their body indented four spaces) written as the
+ * containers the converter reads (`::: note Title` … `:::`), so they become callouts and `<details>` boxes instead of
+ * a line of text over an indented code block. An admonition holding others gets more colons than they have, as
+ * containers close by count. The closing line takes the blank line after the body when there is one, so later lines
+ * keep their numbers. Fenced code outside admonitions is left alone.
+ */
+export function containersFromAdmonitions(text: string): string {
+  if (!text.includes('!!!') && !text.includes('???')) return text;
+  return admonitions(text.split('\n')).lines.join('\n');
+}
+
+function admonitions(lines: readonly string[]): { lines: string[]; colons: number } {
+  const out: string[] = [];
+  let fence: string | null = null;
+  let colons = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence) {
+      if (closesFence(line, fence)) fence = null;
+      out.push(line);
+      continue;
+    }
+    const open = fenceOpen.exec(line);
+    if (open) fence = open[2]!;
+    const admonition = open ? null : admonitionOpen.exec(line);
+    if (!admonition) {
+      out.push(line);
+      continue;
+    }
+    const indent = admonition[1]!;
+    const bodyIndent = `${indent}    `;
+    let end = i + 1;
+    while (end < lines.length && (lines[end]!.trim() === '' || lines[end]!.startsWith(bodyIndent) || lines[end]!.startsWith(`${indent}\t`))) end++;
+    while (end > i + 1 && lines[end - 1]!.trim() === '') end--;
+    const body = admonitions(lines.slice(i + 1, end).map((l) => (l.trim() === '' ? '' : `${indent}${l.startsWith(bodyIndent) ? l.slice(bodyIndent.length) : l.slice(indent.length + 1)}`)));
+    const marker = ':'.repeat(Math.max(3, body.colons + 1));
+    colons = Math.max(colons, marker.length);
+    const collapsible = admonition[2]!.startsWith('?');
+    const type = admonition[3]!.toLowerCase();
+    const title = admonition[4] ?? (collapsible ? type.charAt(0).toUpperCase() + type.slice(1) : '');
+    out.push(`${indent}${marker} ${collapsible ? 'details' : (admonitionKinds[type] ?? 'note')}${title.trim() ? ` ${title.trim()}` : ''}`, ...body.lines);
+    if (end < lines.length && lines[end]!.trim() === '') {
+      out.push(`${indent}${marker}`);
+      i = end;
+    } else {
+      out.push(`${indent}${marker}`);
+      i = end - 1;
+    }
+  }
+  return { lines: out, colons };
+}
+
+/** What the converters read other tools' Markdown through, line by line: MkDocs admonitions as containers, setext headings as ATX ones. */
+export function lineSyntax(text: string): string {
+  return atxFromSetext(containersFromAdmonitions(text));
+}

@@ -16,7 +16,7 @@ import { existsSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { componentLead, leadMarkdown } from './tool-components.ts';
-import { atxFromSetext, closesFence, fenceOpen } from './markdown-lines.ts';
+import { closesFence, fenceOpen, lineSyntax } from './markdown-lines.ts';
 import { insideTree, readContentFile } from './content-links.ts';
 import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 
@@ -308,7 +308,7 @@ export class SourceConverter {
         const found = depth < 5 ? this.read(file, mdInclude[1]!.replace(/\{[^}]*\}$/, '')) : undefined;
         this.ctx.note(found ? 'Markdown includes inlined' : 'Markdown includes not found (left out)');
         if (found) {
-          const text = atxFromSetext(found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, ''));
+          const text = lineSyntax(found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, ''));
           for (const l of this.convert(text, found.file, 1, depth + 1).split('\n')) emit(l);
         }
         continue;

@@ -16,7 +16,7 @@ import { vitepressSlug } from '../markdown/heading-ids.ts';
 import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
-import { atxFromSetext } from './markdown-lines.ts';
+import { lineSyntax } from './markdown-lines.ts';
 import { withHome } from './home-frontmatter.ts';
 
 export interface SourcePage {
@@ -63,7 +63,7 @@ export class SourcePages {
     const written = file.endsWith('.mdx') ? new WrittenLines(text) : undefined;
     const foreign = written !== undefined && isForeignMdx(join(this.contentDir, file), raw);
     if (foreign) this.count('MDX pages importing what this site cannot resolve or writing ids {#id}, read as Markdown (components shown as their text)');
-    text = written ? mdxToMarkdown(foreign ? withoutCustomIds(text) : text) : atxFromSetext(text);
+    text = written ? mdxToMarkdown(foreign ? withoutCustomIds(text) : text) : lineSyntax(text);
     const converter = new SourceConverter({
       mode: 'twin',
       contentDir: this.contentDir,

@@ -432,6 +432,21 @@ describe('setext headings (a line underlined with === or ---)', () => {
   }, 300_000);
 });
 
+describe('MkDocs admonitions', () => {
+  it('are callouts and details boxes in the page, quotes in the twin, later lines keeping their numbers', async () => {
+    const page = ['# Guide', '', '!!! warning "Mind this"', '    Careful **now**.', '', '??? note "More"', '    Hidden.', '', 'See [gone](./gone.md).', ''];
+    const dir = writeTree({ 'guide/index.md': page.join('\n') }, 'agent-docs-byod-');
+    dirs.push(dir);
+    const { code, output, distDir } = await build(dir, { LINK_CHECK: 'warn' });
+    expect(code, output.slice(-2000)).toBe(0);
+    const html = prose(distDir, '/docs/guide/index');
+    expect(html).toContain('<div class="callout callout-warning" role="note">\n<p class="callout-title">Mind this</p>\n<p>Careful <strong>now</strong>.</p>');
+    expect(html).toContain('<details class="callout callout-details">\n<summary>More</summary>');
+    expect(readSiteFile(distDir, 'docs/guide/index.md')).toContain('> **Mind this**\n>\n> Careful **now**.');
+    expect(output).toContain('guide/index.md:9: link to "./gone.md"');
+  }, 300_000);
+});
+
 describe('a VitePress home page (its hero and features in frontmatter)', () => {
   it('says what the site is in the HTML and the twin, its body lines keeping their numbers', async () => {
     const home = ['---', 'layout: home', 'title: Tool', 'hero:', '  name: Tool', '  text: Tests that run fast', '  actions:', '    - text: Start', '      link: /guide/', 'features:', '  - title: Fast', '    details: Instant start.', '---', '', 'A [gone](./gone.md) link.', ''];

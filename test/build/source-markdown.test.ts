@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../src/lib/source-markdown.ts';
-import { atxFromSetext } from '../../src/lib/markdown-lines.ts';
+import { atxFromSetext, containersFromAdmonitions } from '../../src/lib/markdown-lines.ts';
 
 const contentDir = mkdtempSync(join(tmpdir(), 'source-markdown-'));
 writeFileSync(join(contentDir, 'sample.ts'), ['// #region setup', 'const a = 1;', '// #endregion setup', 'const b = 2;'].join('\n'));
@@ -60,6 +60,16 @@ describe('the source converter on long lines', () => {
       expect(atxFromSetext(kept)).toBe(kept);
     }
     expect(takeLeadingHeading(atxFromSetext('Page Title\n==========\n\nIntro.')).heading).toBe('Page Title');
+  });
+
+  it('writes MkDocs admonitions as containers: nested ones with more colons, a blank line after taking the closer', () => {
+    expect(containersFromAdmonitions('!!! note "Heads up"\n    Body.\n\n    More.\n\nAfter.')).toBe('::: note Heads up\nBody.\n\nMore.\n:::\nAfter.');
+    expect(containersFromAdmonitions('??? tip\n    Hidden.\nNext')).toBe('::: details Tip\nHidden.\n:::\nNext');
+    expect(containersFromAdmonitions('!!! bug\n    x')).toBe('::: danger\nx\n:::');
+    expect(containersFromAdmonitions('!!! warning\n    Outer.\n\n    !!! danger "Inner"\n        Deep.\n\n    Back.\n\nEnd.')).toBe(
+      ':::: warning\nOuter.\n\n::: danger Inner\nDeep.\n:::\nBack.\n::::\nEnd.',
+    );
+    for (const kept of ['```\n!!! note\n    code\n```', 'text !!! note', '!!!note']) expect(containersFromAdmonitions(kept)).toBe(kept);
   });
 
   it('reads a link target with balanced parentheses, one level deep, as CommonMark does', () => {
