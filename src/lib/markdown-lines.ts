@@ -92,12 +92,12 @@ const admonitionOpen = /^( {0,3})(!!!|\?\?\?\+?)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+"
  * keep their numbers. Fenced code outside admonitions is left alone.
  */
 export function containersFromAdmonitions(text: string): string {
-  if (!text.includes('!!!') && !text.includes('???')) return text;
+  if (!text.includes('!!!') && !text.includes('???') && !text.includes('===')) return text;
   return admonitions(text.split('\n')).lines.join('\n');
 }
 
 function admonitions(lines: readonly string[]): { lines: string[]; colons: number } {
-  const out: string[] = [];
+  const out: Emitted = [];
   let fence: string | null = null;
   let colons = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -109,6 +109,12 @@ function admonitions(lines: readonly string[]): { lines: string[]; colons: numbe
     }
     const open = fenceOpen.exec(line);
     if (open) fence = open[2]!;
+    const tab = open || !line.includes('===') ? null : tabOpen.exec(line);
+    if (tab) {
+      i = tabGroup(lines, i, tab[1]!, out) - 1;
+      colons = Math.max(colons, out.groupColons ?? 0);
+      continue;
+    }
     const admonition = open ? null : admonitionOpen.exec(line);
     if (!admonition) {
       out.push(line);
@@ -135,6 +141,73 @@ function admonitions(lines: readonly string[]): { lines: string[]; colons: numbe
     }
   }
   return { lines: out, colons };
+}
+
+/** Lines written out, and the colons of the last tab group among them (its container holds admonitions' containers). */
+type Emitted = string[] & { groupColons?: number };
+
+/** A tab of MkDocs Material's content tabs: `=== "npm"` (`===!` and `===+` start a group of their own). */
+const tabOpen = /^( {0,3})===[!+]?[ \t]+"([^"]*)"[ \t]*$/;
+
+/** The body of the block opened at `start` (indented four spaces more than `indent`): its end, trailing blank lines left out. */
+function bodyEnd(lines: readonly string[], start: number, indent: string): number {
+  let end = start + 1;
+  while (end < lines.length && (lines[end]!.trim() === '' || lines[end]!.startsWith(`${indent}    `) || lines[end]!.startsWith(`${indent}\t`))) end++;
+  while (end > start + 1 && lines[end - 1]!.trim() === '') end--;
+  return end;
+}
+
+/** A body's lines without the block's indentation. */
+function dedented(lines: readonly string[], indent: string): string[] {
+  return lines.map((l) => (l.trim() === '' ? '' : `${indent}${l.startsWith(`${indent}    `) ? l.slice(indent.length + 4) : l.slice(indent.length + 1)}`));
+}
+
+/**
+ * MkDocs content tabs from `start` on, written as a `::: tabs` container with a `== Label` line before each tab's
+ * content (the converter shows each label in bold before its content). The opening line takes a blank line before
+ * the group and the closing one a blank line after it, when there are, so later lines keep their numbers. Returns
+ * the index after the group.
+ */
+function tabGroup(lines: readonly string[], start: number, indent: string, out: Emitted): number {
+  const tabs: { label: string; body: string[] }[] = [];
+  let i = start;
+  let colons = 0;
+  for (;;) {
+    const tab = tabOpen.exec(lines[i] ?? '');
+    if (!tab || tab[1] !== indent || (tabs.length > 0 && /^ *===[!+]/.test(lines[i]!))) break;
+    const end = bodyEnd(lines, i, indent);
+    const body = admonitions(dedented(lines.slice(i + 1, end), indent));
+    colons = Math.max(colons, body.colons);
+    tabs.push({ label: tab[2]!.trim() || `Tab ${tabs.length + 1}`, body: body.lines });
+    // the next tab of the group may follow after blank lines
+    let next = end;
+    while (next < lines.length && lines[next]!.trim() === '') next++;
+    if (!tabOpen.test(lines[next] ?? '')) {
+      i = end;
+      break;
+    }
+    tabs[tabs.length - 1]!.body.push(...lines.slice(end, next).map(() => ''));
+    i = next;
+  }
+  const marker = ':'.repeat(Math.max(3, colons + 1));
+  const group = [`${indent}${marker} tabs`, ...tabs.flatMap((t) => [`${indent}== ${t.label}`, ...t.body]), `${indent}${marker}`];
+  // a blank line after the group takes the closing line, one before it the opening line
+  const after = i < lines.length && lines[i]!.trim() === '' ? i + 1 : i;
+  const before = out.length > 0 && out[out.length - 1]!.trim() === '';
+  if (before) out.pop();
+  let extra = group.length - (after - start) - (before ? 1 : 0);
+  // more lines than the group had: blank lines before a label go first (the converter gives a label its own paragraph)
+  for (let k = group.length - 2; k > 0 && extra > 0; k--) {
+    if (group[k]!.trim() === '' && group[k + 1]!.startsWith(`${indent}== `)) {
+      group.splice(k, 1);
+      extra--;
+    }
+  }
+  out.push(...group);
+  // fewer: blank lines after it, so that later lines keep their numbers
+  for (; extra < 0; extra++) out.push('');
+  out.groupColons = marker.length;
+  return after;
 }
 
 /** What the converters read other tools' Markdown through, line by line: MkDocs admonitions as containers, setext headings as ATX ones. */

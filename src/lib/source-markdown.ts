@@ -384,6 +384,8 @@ export class SourceConverter {
       }
       const tab = closers.length > 0 && line.includes('==') ? /^(\s*)==\s+(.+?)\s*$/.exec(line) : null;
       if (tab && closers.length > 0) {
+        // a paragraph of its own, whatever the line before it
+        emit('');
         emit(`${tab[1]}**${tab[2]}**`);
         emit('');
         continue;

@@ -432,9 +432,9 @@ describe('setext headings (a line underlined with === or ---)', () => {
   }, 300_000);
 });
 
-describe('MkDocs admonitions', () => {
-  it('are callouts and details boxes in the page, quotes in the twin, later lines keeping their numbers', async () => {
-    const page = ['# Guide', '', '!!! warning "Mind this"', '    Careful **now**.', '', '??? note "More"', '    Hidden.', '', 'See [gone](./gone.md).', ''];
+describe('MkDocs admonitions and content tabs', () => {
+  it('are callouts, details boxes and labelled tabs in the page, quotes in the twin, later lines keeping their numbers', async () => {
+    const page = ['# Guide', '', '!!! warning "Mind this"', '    Careful **now**.', '', '??? note "More"', '    Hidden.', '', '=== "npm"', '    npm i x', '', '=== "pnpm"', '    pnpm add x', '', 'See [gone](./gone.md).', ''];
     const dir = writeTree({ 'guide/index.md': page.join('\n') }, 'agent-docs-byod-');
     dirs.push(dir);
     const { code, output, distDir } = await build(dir, { LINK_CHECK: 'warn' });
@@ -443,7 +443,8 @@ describe('MkDocs admonitions', () => {
     expect(html).toContain('<div class="callout callout-warning" role="note">\n<p class="callout-title">Mind this</p>\n<p>Careful <strong>now</strong>.</p>');
     expect(html).toContain('<details class="callout callout-details">\n<summary>More</summary>');
     expect(readSiteFile(distDir, 'docs/guide/index.md')).toContain('> **Mind this**\n>\n> Careful **now**.');
-    expect(output).toContain('guide/index.md:9: link to "./gone.md"');
+    expect(html).toContain('<p><strong>npm</strong></p>\n<p>npm i x</p>\n<p><strong>pnpm</strong></p>');
+    expect(output).toContain('guide/index.md:15: link to "./gone.md"');
   }, 300_000);
 });
 

@@ -72,6 +72,18 @@ describe('the source converter on long lines', () => {
     for (const kept of ['```\n!!! note\n    code\n```', 'text !!! note', '!!!note']) expect(containersFromAdmonitions(kept)).toBe(kept);
   });
 
+  it('writes MkDocs content tabs as a tabs container, a label line before each tab, blank lines around taken', () => {
+    const tabs = 'Intro\n\n=== "npm"\n\n    ```sh\n    npm i x\n    ```\n\n=== "pnpm"\n    pnpm add x\n\nAfter.';
+    expect(containersFromAdmonitions(tabs)).toBe('Intro\n::: tabs\n== npm\n\n```sh\nnpm i x\n```\n\n== pnpm\npnpm add x\n:::\nAfter.');
+    expect(containersFromAdmonitions(tabs).split('\n')).toHaveLength(tabs.split('\n').length);
+    expect(containersFromAdmonitions('=== "A"\n    !!! note\n        inner\n\nEnd')).toBe(':::: tabs\n== A\n::: note\ninner\n:::\n::::\nEnd');
+  });
+
+  it('gives a tab label a paragraph of its own, even right after an HTML block', () => {
+    const { convert } = converter('html');
+    expect(convert('::: tabs\n== bottom\n<center>x</center>\n== right\n<center>y</center>\n:::')).toMatch(/<\/center>\n\n\*\*right\*\*\n/);
+  });
+
   it('reads a link target with balanced parentheses, one level deep, as CommonMark does', () => {
     const { convert, links } = converter('twin');
     expect(convert('![shot](./img/diagram (1).png) and [wiki](https://en.wikipedia.org/wiki/Foo_(bar)) [no](./a(b.md)')).toBe(
