@@ -163,6 +163,25 @@ function dedented(lines: readonly string[], indent: string): string[] {
 }
 
 /**
+ * Tabs that each hold one fenced code block and nothing else (install commands for npm, pnpm, yarn) as a code group,
+ * its fences labelled with the tabs' labels (`sh [npm]`): the page shows real tabs, as the source site does. Undefined
+ * for any other tabs.
+ */
+function codeTabs(tabs: readonly { label: string; body: string[] }[], indent: string): string[] | undefined {
+  const fences: string[][] = [];
+  for (const t of tabs) {
+    const first = t.body.findIndex((l) => l.trim() !== '');
+    const last = t.body.findLastIndex((l) => l.trim() !== '');
+    const body = first < 0 ? [] : t.body.slice(first, last + 1);
+    const open = fenceOpen.exec(body[0] ?? '');
+    if (!open || body.length < 2 || !closesFence(body[body.length - 1]!, open[2]!) || body.slice(1, -1).some((l) => closesFence(l, open[2]!))) return undefined;
+    if (/[[\]]/.test(t.label)) return undefined;
+    fences.push([`${open[1]}${open[2]}${open[3]!.trim() || 'text'} [${t.label}]`, ...body.slice(1)]);
+  }
+  return [`${indent}::: code-group`, ...fences.flatMap((f) => ['', ...f]), '', `${indent}:::`];
+}
+
+/**
  * MkDocs content tabs from `start` on, written as a `::: tabs` container with a `== Label` line before each tab's
  * content (the converter shows each label in bold before its content). The opening line takes a blank line before
  * the group and the closing one a blank line after it, when there are, so later lines keep their numbers. Returns
@@ -190,15 +209,19 @@ function tabGroup(lines: readonly string[], start: number, indent: string, out: 
     i = next;
   }
   const marker = ':'.repeat(Math.max(3, colons + 1));
-  const group = [`${indent}${marker} tabs`, ...tabs.flatMap((t) => [`${indent}== ${t.label}`, ...t.body]), `${indent}${marker}`];
+  const group = codeTabs(tabs, indent) ?? [`${indent}${marker} tabs`, ...tabs.flatMap((t) => [`${indent}== ${t.label}`, ...t.body]), `${indent}${marker}`];
   // a blank line after the group takes the closing line, one before it the opening line
   const after = i < lines.length && lines[i]!.trim() === '' ? i + 1 : i;
-  const before = out.length > 0 && out[out.length - 1]!.trim() === '';
+  // (a code group keeps the blank line before it: its twin's first label must not join the paragraph above)
+  const code = group[0]!.endsWith('code-group');
+  const before = !code && out.length > 0 && out[out.length - 1]!.trim() === '';
   if (before) out.pop();
   let extra = group.length - (after - start) - (before ? 1 : 0);
-  // more lines than the group had: blank lines before a label go first (the converter gives a label its own paragraph)
+  // more lines than the group had: blank lines before a label or a fence of the group go first (the converter starts
+  // a label's paragraph and a group's blocks itself)
   for (let k = group.length - 2; k > 0 && extra > 0; k--) {
-    if (group[k]!.trim() === '' && group[k + 1]!.startsWith(`${indent}== `)) {
+    const next = group[k + 1]!;
+    if (group[k]!.trim() === '' && (next.startsWith(`${indent}== `) || (code && fenceOpen.test(next) && /\[[^\]]*\]\s*$/.test(next)))) {
       group.splice(k, 1);
       extra--;
     }

@@ -79,6 +79,13 @@ describe('the source converter on long lines', () => {
     expect(containersFromAdmonitions('=== "A"\n    !!! note\n        inner\n\nEnd')).toBe(':::: tabs\n== A\n::: note\ninner\n:::\n::::\nEnd');
   });
 
+  it('writes tabs that each hold one code block as a code group with labelled fences, blank lines inside kept', () => {
+    const tabs = 'Intro\n\n=== "npm"\n\n    ```sh\n    npm i x\n\n    npm run y\n    ```\n\n=== "pnpm"\n    ```sh\n    pnpm add x\n    ```\n\nAfter.';
+    const group = containersFromAdmonitions(tabs);
+    expect(group).toBe('Intro\n\n::: code-group\n\n```sh [npm]\nnpm i x\n\nnpm run y\n```\n\n```sh [pnpm]\npnpm add x\n```\n\n:::\nAfter.');
+    expect(group.split('\n')).toHaveLength(tabs.split('\n').length);
+  });
+
   it('gives a tab label a paragraph of its own, even right after an HTML block', () => {
     const { convert } = converter('html');
     expect(convert('::: tabs\n== bottom\n<center>x</center>\n== right\n<center>y</center>\n:::')).toMatch(/<\/center>\n\n\*\*right\*\*\n/);
