@@ -70,7 +70,6 @@ export function atxFromSetext(text: string): string {
   return lines.join('\n');
 }
 
-
 /** MkDocs (Material) admonition types, as this site's callout kinds (src/lib/source-markdown.ts calloutKinds). */
 const admonitionKinds: Readonly<Record<string, string>> = {
   note: 'note', seealso: 'note', quote: 'note', cite: 'note',
@@ -97,7 +96,7 @@ export function containersFromAdmonitions(text: string): string {
 }
 
 function admonitions(lines: readonly string[]): { lines: string[]; colons: number } {
-  const out: Emitted = [];
+  const out: string[] = [];
   let fence: string | null = null;
   let colons = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -111,8 +110,9 @@ function admonitions(lines: readonly string[]): { lines: string[]; colons: numbe
     if (open) fence = open[2]!;
     const tab = open || !line.includes('===') ? null : tabOpen.exec(line);
     if (tab) {
-      i = tabGroup(lines, i, tab[1]!, out) - 1;
-      colons = Math.max(colons, out.groupColons ?? 0);
+      const group = tabGroup(lines, i, tab[1]!, out);
+      colons = Math.max(colons, group.colons);
+      i = group.end - 1;
       continue;
     }
     const admonition = open ? null : admonitionOpen.exec(line);
@@ -121,30 +121,19 @@ function admonitions(lines: readonly string[]): { lines: string[]; colons: numbe
       continue;
     }
     const indent = admonition[1]!;
-    const bodyIndent = `${indent}    `;
-    let end = i + 1;
-    while (end < lines.length && (lines[end]!.trim() === '' || lines[end]!.startsWith(bodyIndent) || lines[end]!.startsWith(`${indent}\t`))) end++;
-    while (end > i + 1 && lines[end - 1]!.trim() === '') end--;
-    const body = admonitions(lines.slice(i + 1, end).map((l) => (l.trim() === '' ? '' : `${indent}${l.startsWith(bodyIndent) ? l.slice(bodyIndent.length) : l.slice(indent.length + 1)}`)));
+    const end = bodyEnd(lines, i, indent);
+    const body = admonitions(dedented(lines.slice(i + 1, end), indent));
     const marker = ':'.repeat(Math.max(3, body.colons + 1));
     colons = Math.max(colons, marker.length);
     const collapsible = admonition[2]!.startsWith('?');
     const type = admonition[3]!.toLowerCase();
     const title = admonition[4] ?? (collapsible ? type.charAt(0).toUpperCase() + type.slice(1) : '');
-    out.push(`${indent}${marker} ${collapsible ? 'details' : (admonitionKinds[type] ?? 'note')}${title.trim() ? ` ${title.trim()}` : ''}`, ...body.lines);
-    if (end < lines.length && lines[end]!.trim() === '') {
-      out.push(`${indent}${marker}`);
-      i = end;
-    } else {
-      out.push(`${indent}${marker}`);
-      i = end - 1;
-    }
+    out.push(`${indent}${marker} ${collapsible ? 'details' : (admonitionKinds[type] ?? 'note')}${title.trim() ? ` ${title.trim()}` : ''}`, ...body.lines, `${indent}${marker}`);
+    // the closing line took the blank line after the body, when there is one
+    i = end < lines.length && lines[end]!.trim() === '' ? end : end - 1;
   }
   return { lines: out, colons };
 }
-
-/** Lines written out, and the colons of the last tab group among them (its container holds admonitions' containers). */
-type Emitted = string[] & { groupColons?: number };
 
 /** A tab of MkDocs Material's content tabs: `=== "npm"` (`===!` and `===+` start a group of their own). */
 const tabOpen = /^( {0,3})===[!+]?[ \t]+"([^"]*)"[ \t]*$/;
@@ -185,9 +174,9 @@ function codeTabs(tabs: readonly { label: string; body: string[] }[], indent: st
  * MkDocs content tabs from `start` on, written as a `::: tabs` container with a `== Label` line before each tab's
  * content (the converter shows each label in bold before its content). The opening line takes a blank line before
  * the group and the closing one a blank line after it, when there are, so later lines keep their numbers. Returns
- * the index after the group.
+ * the index after the group and the colons of its container.
  */
-function tabGroup(lines: readonly string[], start: number, indent: string, out: Emitted): number {
+function tabGroup(lines: readonly string[], start: number, indent: string, out: string[]): { end: number; colons: number } {
   const tabs: { label: string; body: string[] }[] = [];
   let i = start;
   let colons = 0;
@@ -209,11 +198,12 @@ function tabGroup(lines: readonly string[], start: number, indent: string, out: 
     i = next;
   }
   const marker = ':'.repeat(Math.max(3, colons + 1));
-  const group = codeTabs(tabs, indent) ?? [`${indent}${marker} tabs`, ...tabs.flatMap((t) => [`${indent}== ${t.label}`, ...t.body]), `${indent}${marker}`];
+  const codeGroup = codeTabs(tabs, indent);
+  const code = codeGroup !== undefined;
+  const group = codeGroup ?? [`${indent}${marker} tabs`, ...tabs.flatMap((t) => [`${indent}== ${t.label}`, ...t.body]), `${indent}${marker}`];
   // a blank line after the group takes the closing line, one before it the opening line
-  const after = i < lines.length && lines[i]!.trim() === '' ? i + 1 : i;
   // (a code group keeps the blank line before it: its twin's first label must not join the paragraph above)
-  const code = group[0]!.endsWith('code-group');
+  const after = i < lines.length && lines[i]!.trim() === '' ? i + 1 : i;
   const before = !code && out.length > 0 && out[out.length - 1]!.trim() === '';
   if (before) out.pop();
   let extra = group.length - (after - start) - (before ? 1 : 0);
@@ -229,8 +219,7 @@ function tabGroup(lines: readonly string[], start: number, indent: string, out: 
   out.push(...group);
   // fewer: blank lines after it, so that later lines keep their numbers
   for (; extra < 0; extra++) out.push('');
-  out.groupColons = marker.length;
-  return after;
+  return { end: after, colons: code ? 3 : marker.length };
 }
 
 /** What the converters read other tools' Markdown through, line by line: MkDocs admonitions as containers, setext headings as ATX ones. */
