@@ -20,7 +20,7 @@ import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import { atxHeading, type Block } from './markdown-sections.ts';
-import { COVERED_THRESHOLD, questionTerms, rankSections, sectionPassage, type RankedSection } from './passages.ts';
+import { COVERED_THRESHOLD, fitBlockToQuestion, questionTerms, rankSections, sectionPassage, type RankedSection } from './passages.ts';
 import type { Corrections } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
@@ -205,13 +205,19 @@ async function chatAnswer(opts: AnswerOptions): Promise<AnswerOutcome> {
 /** Sections given to the model (their Markdown shares MAX_PROMPT_SOURCE_CHARS). */
 const PROMPT_SECTIONS = 6;
 
-/** Section Markdown cut at a block boundary to `max` characters (a code block that does not fit is left out whole). */
-function sectionMarkdown(section: RankedSection, max: number): string {
+/**
+ * Section Markdown cut at a block boundary to `max` characters (a code block that does not fit is left out whole; a
+ * first block longer than `max`, its part that matches the question).
+ */
+function sectionMarkdown(section: RankedSection, max: number, opts: AnswerOptions): string {
   const out: string[] = [];
   let used = 0;
   for (const b of section.section.blocks) {
     if (used + b.markdown.length > max) {
       if (b.kind === 'code') continue;
+      // a first block longer than the whole share: its part that matches the question, rather than nothing
+      const fitted = out.length === 0 ? fitBlockToQuestion(b, max, opts.query, opts.corrections) : undefined;
+      if (fitted && fitted.markdown.length <= max) out.push(fitted.markdown);
       break;
     }
     out.push(b.markdown);
@@ -253,7 +259,7 @@ async function sectionAnswer(opts: AnswerOptions): Promise<AnswerOutcome> {
 
   const given = ranked.slice(0, PROMPT_SECTIONS);
   const per = Math.max(400, Math.floor(MAX_PROMPT_SOURCE_CHARS / given.length));
-  const numbered = given.map((s, i) => `[${i + 1}] ${s.label} (${s.url})\n${sectionMarkdown(s, per)}`).join('\n\n');
+  const numbered = given.map((s, i) => `[${i + 1}] ${s.label} (${s.url})\n${sectionMarkdown(s, per, opts)}`).join('\n\n');
   const system = `${opts.system ?? INSTRUCTIONS[opts.mode]}\n${SECTION_CITATION_RULE}\n\nSources:\n${numbered}`;
   const messages: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: userPrompt(opts.mode, opts.query) }];
   const filter = citationFilter(given.length);

@@ -19,7 +19,8 @@
  * the paragraph that leads into it when it is a list or code, and the code blocks and lists that follow it, within
  * PASSAGE_CHARS (a list or table a lead-in announces, up to CODE_CHARS); after an option's fields (a `**Type:**`,
  * `**Default:**` list) the paragraphs that describe it too.
- * Code blocks are never cut: one too long for the budget is left out whole.
+ * Code blocks are never cut: one too long for the budget is left out whole. A prose block longer than the budget is
+ * cut to its part that matches (fitBlock), so no single block makes an answer long.
  */
 import { Lru } from './lru.ts';
 import type { Corrections } from './search.ts';
@@ -269,6 +270,141 @@ function blockScore(block: Block, terms: readonly string[], alternatives: readon
   return block.kind === 'code' ? hits * 0.5 : hits;
 }
 
+/** Where a paragraph's sentences end: . ! ? before a space and an upper-case letter, digit, quote, bracket or mark-up. */
+const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(\[`*_])/u;
+const ELLIPSIS = '…';
+
+/**
+ * The run of consecutive units (sentences, items, rows) that holds the best-scoring one and as many of its neighbours
+ * as fit `budget` characters, taken after it and before it in turn; `prefer: 'end'` starts from the last unit (a
+ * lead-in's sentence that announces what follows). At least the starting unit, whatever its length.
+ */
+function unitWindow(units: readonly string[], budget: number, separator: number, score: (text: string) => number, prefer: 'best' | 'end'): [from: number, to: number] {
+  let start = units.length - 1;
+  if (prefer === 'best') {
+    let bestScore = -1;
+    units.forEach((unit, i) => {
+      const s = score(unit);
+      if (s > bestScore) [start, bestScore] = [i, s];
+    });
+  }
+  let from = start;
+  let to = start + 1;
+  let size = units[start]!.length;
+  for (let grown = true; grown; ) {
+    grown = false;
+    if (to < units.length && size + separator + units[to]!.length <= budget) {
+      size += separator + units[to++]!.length;
+      grown = true;
+    }
+    if (from > 0 && size + separator + units[from - 1]!.length <= budget) {
+      size += separator + units[--from]!.length;
+      grown = true;
+    }
+  }
+  return [from, to];
+}
+
+/**
+ * Prose cut to `budget` characters: whole sentences around the best one, or, when that sentence alone is longer, the
+ * run of words that matches best; `…` where text was left out. A cut never leaves a code span open.
+ */
+function fitProse(text: string, budget: number, score: (text: string) => number, prefer: 'best' | 'end'): string {
+  // every run of white space one space (a single space, by far the most common, is left as it is)
+  const flat = text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
+  if (flat.length <= budget) return flat;
+  const sentences = flat.split(SENTENCE_END);
+  const [from, to] = unitWindow(sentences, budget, 1, score, prefer);
+  const window = sentences.slice(from, to).join(' ');
+  let kept = window;
+  if (kept.length > budget) {
+    // one sentence longer than the budget: runs of whole words (a word longer than the budget cut), the best of them
+    const runs: string[] = [];
+    for (let at = 0; at < window.length; ) {
+      let end = Math.min(window.length, at + budget);
+      if (end < window.length && window[end] !== ' ') {
+        const space = window.lastIndexOf(' ', end);
+        if (space > at) end = space;
+      }
+      runs.push(window.slice(at, end));
+      at = window[end] === ' ' ? end + 1 : end;
+    }
+    kept = runs[unitWindow(runs, budget, 1, score, prefer)[0]]!;
+  }
+  if ((kept.match(/`/g)?.length ?? 0) % 2 === 1) kept = kept.slice(0, kept.lastIndexOf('`')).trimEnd();
+  // kept is a part of the window: what is missing either side was cut
+  const before = from > 0 || !window.startsWith(kept);
+  const after = to < sentences.length || !window.endsWith(kept);
+  return `${before ? `${ELLIPSIS} ` : ''}${kept}${after ? ` ${ELLIPSIS}` : ''}`;
+}
+
+const FENCE_LINE = /^\s*(?:>\s?)*\s*(?:`{3,}|~{3,})/m;
+
+/**
+ * Which part of an over-long block to keep: the number of the question's terms (or words standing for them) it holds,
+ * looked for as text, not tokenized, so cutting a block of hundreds of kilobytes costs one scan of it.
+ */
+function partScorer(terms: readonly string[], alternatives: readonly Alternative[][]): (text: string) => number {
+  return (text) => {
+    const lower = text.toLowerCase();
+    return terms.reduce((hits, t, k) => hits + (lower.includes(t) || alternatives[k]!.some((a) => lower.includes(a.term)) ? 1 : 0), 0);
+  };
+}
+
+/** A block cut to `budget` characters around what matches the question (fitBlock): what a model is given of a long one. */
+export function fitBlockToQuestion(block: Block, budget: number, query: string, corrections: Corrections = NO_CORRECTIONS): Block {
+  const terms = questionTerms(query);
+  return fitBlock(block, budget, partScorer(terms, alternativesOf(query, terms, corrections)), 'best');
+}
+
+/**
+ * A prose block longer than `budget` cut to its part that best matches the question, so that one long block (a
+ * paragraph written as a single line, a list of hundreds of options, a table of every flag) cannot make an answer of
+ * megabytes: a paragraph to sentences (fitProse), a list to whole items and a table to its header and whole rows
+ * around the best, a quote to whole paragraphs of it. A list item or a quote that holds a code fence is not cut inside.
+ */
+function fitBlock(block: Block, budget: number, score: (text: string) => number, prefer: 'best' | 'end'): Block {
+  if (block.markdown.length <= budget || block.kind === 'code' || block.kind === 'html') return block;
+  const lines = block.markdown.split('\n');
+  if (block.kind === 'paragraph') return { kind: 'paragraph', markdown: fitProse(block.markdown, budget, score, prefer) };
+  if (block.kind === 'list') {
+    const indent = /^\s*/.exec(lines[0]!)![0].length;
+    const items: string[] = [];
+    for (const line of lines) {
+      const top = /^\s*/.exec(line)![0].length === indent && /^\s*(?:[-*+]|\d{1,9}[.)])\s/.test(line);
+      if (top || items.length === 0) items.push(line);
+      else items[items.length - 1] += `\n${line}`;
+    }
+    const [from, to] = unitWindow(items, budget, 1, score, prefer);
+    let kept = items.slice(from, to).join('\n');
+    if (kept.length > budget && !FENCE_LINE.test(kept)) {
+      const marker = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/.exec(kept)![0];
+      kept = `${marker}${fitProse(kept.slice(marker.length), budget, score, prefer)}`;
+    }
+    return { kind: 'list', markdown: kept };
+  }
+  if (block.kind === 'table') {
+    const headerLines = lines.length > 1 && /^\s*\|?\s*:?-/.test(lines[1]!) ? 2 : 1;
+    const header = lines.slice(0, headerLines).join('\n');
+    const rows = lines.slice(headerLines);
+    if (rows.length === 0) return { kind: 'paragraph', markdown: fitProse(header.replace(/\|/g, ' '), budget, score, prefer) };
+    const [from, to] = unitWindow(rows, Math.max(0, budget - header.length - 1), 1, score, prefer);
+    if (to - from === 1 && header.length + 1 + rows[from]!.length > budget) {
+      // a single row longer than the budget: its text as prose, since a cut row is no table
+      return { kind: 'paragraph', markdown: fitProse(rows[from]!.replace(/\|/g, ' '), budget, score, prefer) };
+    }
+    return { kind: 'table', markdown: [header, ...rows.slice(from, to)].join('\n') };
+  }
+  // a quote: its paragraphs, each line under the quote marker again
+  if (FENCE_LINE.test(block.markdown)) return block;
+  const inner = lines.map((line) => line.replace(/^\s{0,3}>\s?/, '')).join('\n');
+  const paragraphs = inner.split(/\n\s*\n/);
+  const [from, to] = unitWindow(paragraphs, budget, 2, score, prefer);
+  let kept = paragraphs.slice(from, to);
+  if (kept.length === 1 && kept[0]!.length > budget) kept = [fitProse(kept[0]!, budget, score, prefer)];
+  return { kind: 'quote', markdown: kept.join('\n\n').split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n') };
+}
+
 /**
  * The passage of a section to quote: whole blocks, code and lists intact (join them with a blank line). Empty when
  * the section has nothing to quote but over-long code.
@@ -299,8 +435,10 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   let prose = 0;
   // an option's fields (Type, Default) say little alone: the paragraphs after them say what it does
   const describing = isFieldList(blocks[best]!);
+  const score = partScorer(terms, alternatives);
   for (let i = start; i < blocks.length && i <= best + 3; i++) {
-    const b = blocks[i]!;
+    // the best block and its lead-in come whatever their length, cut to the passage's budget
+    const b = i <= best ? fitBlock(blocks[i]!, PASSAGE_CHARS, score, i < best ? 'end' : 'best') : blocks[i]!;
     if (i > best) {
       // after the best block: the code, lists and tables that illustrate it, and a paragraph only when announced
       const leadsIn = /:\s*$/.test(chosen.at(-1)!.markdown);

@@ -190,6 +190,18 @@ describe('model answers (loopback OpenAI-compatible server)', () => {
     expect(outcome.citations).toEqual([sources[0]!.url]);
   });
 
+  it('gives the model the part of a section\'s one long paragraph that matches, not nothing', async () => {
+    fake.setMode('ok', { pieces: ['Set the port [1].'] });
+    const filler = Array.from({ length: 1000 }, (_, i) => `Sentence ${i} is about something else.`);
+    filler[700] = 'The dev server listens on port 5173 unless you set another.';
+    const long: AnswerSource = { url: 'http://localhost:4321/docs/guide/server', title: 'Dev server', content: `# Dev server\n\n${filler.join(' ')}\n` };
+    await run({ llm: llm(), query: 'which port does the dev server listen on', sources: [long] });
+    const system: string = fake.requests.at(-1)!.body.messages[0].content;
+    expect(system).toContain('[1] Dev server (http://localhost:4321/docs/guide/server)\n… ');
+    expect(system).toContain('The dev server listens on port 5173 unless you set another.');
+    expect(system.length).toBeLessThan(20_000); // the paragraph alone is ≈37,000 characters
+  });
+
   it('does not call the model for a question the sources do not cover', async () => {
     const before = fake.requests.length;
     const { text, outcome } = await run({ llm: llm(), query: 'how do I knit a scarf' });

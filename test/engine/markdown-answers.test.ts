@@ -116,6 +116,54 @@ describe('sections an extractive answer quotes', () => {
     expect(sectionPassage(section!, 'execution order').map((b) => b.kind)).toEqual(['paragraph', 'list']);
   });
 
+  it('cut a block longer than a passage to its part that matches: sentences, words, items, rows, a quote\'s paragraphs', () => {
+    const quoted = (markdown: string, query: string) => {
+      const [section] = markdownSections(`# Long\n\n## Part\n\n${markdown}\n`).filter((x) => x.heading === 'Part');
+      return sectionPassage(section!, query);
+    };
+    const filler = (i: number) => `Sentence ${i} talks about widgets and gadgets at some length, nothing more.`;
+    // a paragraph of sentences: whole sentences around the one that matches, … where text was left out
+    const sentences = Array.from({ length: 200 }, (_, i) => (i === 120 ? 'Set `server.port` to change the port of the dev server.' : filler(i))).join(' ');
+    const [paragraph] = quoted(sentences, 'change the dev server port');
+    expect(paragraph!.kind).toBe('paragraph');
+    expect(paragraph!.markdown.length).toBeLessThanOrEqual(900 + 4);
+    expect(paragraph!.markdown).toMatch(/^… Sentence \d+ .*Set `server\.port` to change the port of the dev server\..* …$/);
+    // one line of words without a sentence end: the run of whole words that matches, never an open code span
+    const words = Array.from({ length: 20_000 }, (_, i) => (i === 15_000 ? '`needle`' : `word${i % 97}`)).join(' ');
+    const [run] = quoted(words, 'needle');
+    expect(run!.markdown.length).toBeLessThanOrEqual(900 + 4);
+    expect(run!.markdown).toContain('`needle`');
+    expect((run!.markdown.match(/`/g) ?? []).length % 2).toBe(0);
+    // a list: whole items around the one that matches; a table: its header and whole rows
+    const list = Array.from({ length: 300 }, (_, i) => `- **option${i}**: ${i === 200 ? 'sets the retry count' : 'does something else entirely'}`).join('\n');
+    const [items] = quoted(list, 'retry count');
+    expect(items!.kind).toBe('list');
+    expect(items!.markdown.length).toBeLessThanOrEqual(900);
+    expect(items!.markdown.split('\n').every((line) => /^- \*\*option\d+\*\*: /.test(line))).toBe(true);
+    expect(items!.markdown).toContain('option200**: sets the retry count');
+    const table = `| Flag | Meaning |\n| --- | --- |\n${Array.from({ length: 300 }, (_, i) => `| --flag${i} | ${i === 250 ? 'shard the run' : 'another flag'} |`).join('\n')}`;
+    const [rows] = quoted(`Flags:\n\n${table}`, 'shard the run').filter((b) => b.kind === 'table');
+    expect(rows!.markdown.startsWith('| Flag | Meaning |\n| --- | --- |\n')).toBe(true);
+    expect(rows!.markdown).toContain('| --flag250 | shard the run |');
+    expect(rows!.markdown.length).toBeLessThanOrEqual(1600);
+    // a quote: whole paragraphs of it, each line still quoted
+    const quote = Array.from({ length: 60 }, (_, i) => `> ${i === 40 ? 'Watch mode reruns the affected tests.' : filler(i)}`).join('\n>\n');
+    const [kept] = quoted(quote, 'watch mode reruns');
+    expect(kept!.kind).toBe('quote');
+    expect(kept!.markdown).toContain('> Watch mode reruns the affected tests.');
+    expect(kept!.markdown.split('\n').every((line) => line.startsWith('>'))).toBe(true);
+    expect(kept!.markdown.length).toBeLessThanOrEqual(1000);
+  });
+
+  it('answer from a page of one enormous line with a passage, not the page', async () => {
+    const huge = page('huge', 'Huge', Array.from({ length: 40_000 }, (_, i) => `config${i % 13} port${i % 7}`).join(' '));
+    let text = '';
+    const outcome = await answer({ query: 'config3 port5', mode: 'generate', sources: [huge], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(outcome.status).toBe('answered');
+    expect(text.length).toBeLessThan(2000);
+    expect(text).toMatch(/\bconfig3\b[^]*\bport5\b|\bport5\b[^]*\bconfig3\b/);
+  });
+
   it('do not look for the single letters of code in a question (`x`, `y` of `toBe(y)`)', () => {
     const matchers = page('matchers', 'Using Matchers', 'Use `expect(value).toBe(expected)` for primitives and `toEqual` for objects: toBe vs toEqual is identity vs shape.');
     const [withLetters] = rankSections('expect(x).toBe(y) vs toEqual', [matchers]);
