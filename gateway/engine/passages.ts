@@ -338,7 +338,27 @@ function fitProse(text: string, budget: number, score: (text: string) => number,
   return `${before ? `${ELLIPSIS} ` : ''}${kept}${after ? ` ${ELLIPSIS}` : ''}`;
 }
 
-const FENCE_LINE = /^\s*(?:>\s?)*\s*(?:`{3,}|~{3,})/m;
+/** A line that opens or closes a code fence, quoted or not (each part of the pattern starts with its own character, so a long run of spaces is read once). */
+const FENCE_LINE = /^[ \t]*(?:>[ \t]*)*(?:`{3,}|~{3,})/m;
+const ITEM_MARKER = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
+
+/**
+ * One list item longer than the budget (a nested list of thousands of levels, an item of a page-long paragraph): its
+ * lines around the best one, indented as little as the least indented of them (lines of a deep nested list, left
+ * indented, would read as code), or that line's words when it alone is too long.
+ */
+function fitItem(item: string, budget: number, score: (text: string) => number, prefer: 'best' | 'end'): string {
+  const lines = item.split('\n');
+  const [from, to] = unitWindow(lines, budget, 1, score, prefer);
+  if (to - from === 1 && lines[from]!.length > budget) {
+    const line = lines[from]!.trimStart();
+    const marker = ITEM_MARKER.exec(line)?.[0] ?? '';
+    return `${marker}${fitProse(line.slice(marker.length), budget - marker.length, score, prefer)}`;
+  }
+  const kept = lines.slice(from, to);
+  const indent = Math.min(...kept.filter((line) => line.trim()).map((line) => /^[ \t]*/.exec(line)![0].length));
+  return kept.map((line) => line.slice(Math.min(indent, /^[ \t]*/.exec(line)![0].length))).join('\n');
+}
 
 /**
  * Which part of an over-long block to keep: the number of the question's terms (or words standing for them) it holds,
@@ -371,20 +391,17 @@ function fitBlock(block: Block, budget: number, score: (text: string) => number,
     const indent = /^\s*/.exec(lines[0]!)![0].length;
     const items: string[] = [];
     for (const line of lines) {
-      const top = /^\s*/.exec(line)![0].length === indent && /^\s*(?:[-*+]|\d{1,9}[.)])\s/.test(line);
+      const top = /^\s*/.exec(line)![0].length === indent && ITEM_MARKER.test(line);
       if (top || items.length === 0) items.push(line);
       else items[items.length - 1] += `\n${line}`;
     }
     const [from, to] = unitWindow(items, budget, 1, score, prefer);
     let kept = items.slice(from, to).join('\n');
-    if (kept.length > budget && !FENCE_LINE.test(kept)) {
-      const marker = /^\s*(?:[-*+]|\d{1,9}[.)])\s+/.exec(kept)![0];
-      kept = `${marker}${fitProse(kept.slice(marker.length), budget, score, prefer)}`;
-    }
+    if (kept.length > budget && !FENCE_LINE.test(kept)) kept = fitItem(kept, budget, score, prefer);
     return { kind: 'list', markdown: kept };
   }
   if (block.kind === 'table') {
-    const headerLines = lines.length > 1 && /^\s*\|?\s*:?-/.test(lines[1]!) ? 2 : 1;
+    const headerLines = lines.length > 1 && /^\s*(?:\|\s*)?:?-/.test(lines[1]!) ? 2 : 1;
     const header = lines.slice(0, headerLines).join('\n');
     const rows = lines.slice(headerLines);
     if (rows.length === 0) return { kind: 'paragraph', markdown: fitProse(header.replace(/\|/g, ' '), budget, score, prefer) };

@@ -141,6 +141,13 @@ describe('sections an extractive answer quotes', () => {
     expect(items!.markdown.length).toBeLessThanOrEqual(900);
     expect(items!.markdown.split('\n').every((line) => /^- \*\*option\d+\*\*: /.test(line))).toBe(true);
     expect(items!.markdown).toContain('option200**: sets the retry count');
+    // a list nested hundreds of levels deep is one item: its lines around the match, indented no more than needed
+    const nested = Array.from({ length: 300 }, (_, i) => `${'  '.repeat(i)}- level ${i}${i === 150 ? ' holds the needle' : ''}`).join('\n');
+    const [deep] = quoted(nested, 'needle');
+    expect(deep!.kind).toBe('list');
+    expect(deep!.markdown.length).toBeLessThanOrEqual(900);
+    expect(deep!.markdown).toContain('- level 150 holds the needle');
+    expect(deep!.markdown.split('\n')[0]).toMatch(/^- level \d+/); // the least indented line starts at the margin
     const table = `| Flag | Meaning |\n| --- | --- |\n${Array.from({ length: 300 }, (_, i) => `| --flag${i} | ${i === 250 ? 'shard the run' : 'another flag'} |`).join('\n')}`;
     const [rows] = quoted(`Flags:\n\n${table}`, 'shard the run').filter((b) => b.kind === 'table');
     expect(rows!.markdown.startsWith('| Flag | Meaning |\n| --- | --- |\n')).toBe(true);
@@ -153,6 +160,14 @@ describe('sections an extractive answer quotes', () => {
     expect(kept!.markdown).toContain('> Watch mode reruns the affected tests.');
     expect(kept!.markdown.split('\n').every((line) => line.startsWith('>'))).toBe(true);
     expect(kept!.markdown.length).toBeLessThanOrEqual(1000);
+  });
+
+  it('cut blocks made of long runs of spaces in time proportional to their length', () => {
+    const spaces = ' '.repeat(200_000);
+    for (const markdown of [`| a |\n${spaces}x\n| b |`, `- a\n${spaces}x`, `> a\n>${spaces}x`, `a${spaces}b`]) {
+      const [section] = markdownSections(`# Spaces\n\n## Part\n\n${markdown}\n`).filter((x) => x.heading === 'Part');
+      for (const block of sectionPassage(section!, 'needle')) expect(block.markdown.length).toBeLessThanOrEqual(1600);
+    }
   });
 
   it('answer from a page of one enormous line with a passage, not the page', async () => {
