@@ -6,7 +6,7 @@ import { bundleFile } from '../../gateway/engine/pagefind-bundle.ts';
 import type { SearchEngine, SearchHit } from '../../gateway/engine/search.ts';
 import { createSearchEngine, prepareSearchIndex } from '../../gateway/engine/search.ts';
 import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
-import { hitId } from '../../gateway/engine/search/hits.ts';
+import { EXCERPT_SCAN_WORDS, hitId } from '../../gateway/engine/search/hits.ts';
 import { FULL_EXCERPT_RANKS } from '../../gateway/engine/search/segment.ts';
 import { type ColdArray, inMemory } from '../../gateway/engine/search/cold-array.ts';
 import { closeSegmentFile, openSegmentFile, segmentFromFile } from '../../gateway/engine/search/index-file.ts';
@@ -152,6 +152,23 @@ describe('search', () => {
     expect(r.hits.map((h) => h.content).join(' ')).toContain('npm & friends');
     // the page text "Use &lt;target&gt; for …" is literal text, not markup
     expect((await engine.search('output directory')).hits[0]!.content).toContain('Use <target> for the output directory');
+  });
+
+  it(`a query excerpt looks for its matches in the first ${EXCERPT_SCAN_WORDS} words of a section, however long the page`, async () => {
+    const long = join(root, 'long');
+    const words = Array.from({ length: EXCERPT_SCAN_WORDS + 10_000 }, (_, i) => (i === 500 ? 'nearneedle' : i === EXCERPT_SCAN_WORDS + 5_000 ? 'farneedle' : `filler${i % 50}`));
+    await buildFixtureSite(long, [page('/docs/big/generated', 'Generated reference', 'docs', `<p>${words.join(' ')}</p>`), page('/docs/big/other', 'Other', 'docs', '<p>Another page.</p>')]);
+    await closePagefind();
+    const e = await createSearchEngine({ siteDir: long, workers: 1, indexCacheDir: false });
+    try {
+      expect((await e.search('nearneedle')).hits[0]!.content).toContain('nearneedle');
+      // past the words read: the page is still found, with the start of its section as the excerpt
+      const far = await e.search('farneedle');
+      expect(far.hits.map((h) => h.path)).toEqual(['/docs/big/generated']);
+      expect(far.hits[0]!.content).toMatch(/^filler0 filler1 /);
+    } finally {
+      await e.close();
+    }
   });
 
   it('excerpts of page hits skip the repeated title (h1) words', async () => {

@@ -6,6 +6,8 @@
  * matches of their section (they are read); later hits get the static opening of the same section, which the index
  * precomputes as JSON (static-hits in the segment builder renders them with this very code, so they are the same
  * bytes), so a long ranking renders by copying.
+ * A query excerpt looks for the matches in at most EXCERPT_SCAN_WORDS words of the page: a generated page of megabytes
+ * with no headings (one section) would otherwise be read and tokenized whole for every query that ranks it.
  */
 import { hash } from 'node:crypto';
 import type { Documents } from './documents.ts';
@@ -17,6 +19,11 @@ import { BoundedMemo } from '../lru.ts';
 const NO_MATCHES: number[] = [];
 /** The chosen section of a page hit (title match): the whole page. */
 export const PAGE_SECTION = -2;
+/**
+ * Words of a page read for a query excerpt's matches (from the start of its section): three times the longest page of
+ * the Vitest and Vite docs (≈9,000 words), ≈1–2 ms of a query worker; the matches past it do not place the excerpt.
+ */
+export const EXCERPT_SCAN_WORDS = 30_000;
 
 export class HitRenderer {
   private readonly documents: Documents;
@@ -40,7 +47,7 @@ export class HitRenderer {
     const nW = pageWordCount(s, i);
     if (!titleMatch) {
       const anchors = s.pages.at(i)!.anchors;
-      if (queryExcerpt && this.sections.byWords(s, k, sets[k]!)) {
+      if (queryExcerpt && nW <= EXCERPT_SCAN_WORDS && this.sections.byWords(s, k, sets[k]!)) {
         // the page's matched words (its text is read for the excerpt anyway) give the section the section postings
         // would, without reading a broad query's postings for a page or two of excerpts
         const matched = this.matchedWords.in(s, i, sets[k]!, 0, nW);
@@ -54,9 +61,9 @@ export class HitRenderer {
       if (!queryExcerpt) return this.render(doc, score, false, best, headingHit, NO_MATCHES);
       const from = best < 0 ? 0 : anchors[best]!.loc;
       const to = best < 0 ? (anchors.length > 0 ? Math.max(anchors[0]!.loc, 1) : nW) : best + 1 < anchors.length ? anchors[best + 1]!.loc : nW;
-      return this.render(doc, score, false, best, headingHit, this.matchedWords.in(s, i, sets[k]!, from, Math.min(to, nW)));
+      return this.render(doc, score, false, best, headingHit, this.matchedWords.in(s, i, sets[k]!, from, Math.min(to, nW, from + EXCERPT_SCAN_WORDS)));
     }
-    return this.render(doc, score, true, PAGE_SECTION, false, queryExcerpt ? this.matchedWords.in(s, i, sets[k]!, 0, nW) : NO_MATCHES);
+    return this.render(doc, score, true, PAGE_SECTION, false, queryExcerpt ? this.matchedWords.in(s, i, sets[k]!, 0, Math.min(nW, EXCERPT_SCAN_WORDS)) : NO_MATCHES);
   }
 
   /** The static hit of a page's section as JSON text up to `"score":` (what the index stores per section slot). */
