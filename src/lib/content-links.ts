@@ -6,7 +6,8 @@
 // A link is a page link when it is relative, or root-relative, and has no file
 // extension or `.md`, `.mdx`, `.html` (`./mocking/classes.md`, `/config/globals`,
 // `/guide/`, `../api/#vi`). A root-relative link may start with the content folder's
-// own name (`/en/guides/x/` in a tree at `docs/en`, as Starlight's locales write them).
+// own name (`/en/guides/x/` in a tree at `docs/en`, as Starlight's locales write them),
+// or be the page's URL on a Docusaurus site (its `slug:` or `id:`, number prefixes dropped).
 // Any other extension names an asset: found in the tree (or its `public/` folder, for
 // root-relative ones) it is copied to /assets/.
 //
@@ -29,6 +30,8 @@ export interface LinkTable {
   sections: Set<string>;
   /** Root-relative targets resolve the same from every page: resolved once each. */
   rooted: Map<string, ResolvedLink>;
+  /** The pages' URLs on a Docusaurus site (docusaurusPages), made when a root-relative link first finds no page. */
+  docusaurus?: Map<string, string>;
 }
 
 export type ResolvedLink =
@@ -267,5 +270,56 @@ function resolveTarget(table: LinkTable, fromFile: string, target: string): Reso
   if (rooted && (key === '' || siteOwned.test(key))) return { kind: 'keep' };
   // /docs and /docs/<section> are the generated index pages.
   if (rooted && (key === 'docs' || (/^docs\/[^/]+$/.test(key) && table.sections.has(key.slice(5))))) return { kind: 'keep' };
+  const docusaurus = rooted ? (table.docusaurus ??= docusaurusPages(table)).get(key) : undefined;
+  if (docusaurus) return { kind: 'page', url: `${docusaurus}${rest}` };
   return { kind: 'broken' };
+}
+
+/** A number prefix Docusaurus leaves out of a file's or folder's URL (`01-intro`, `2. setup`), not a date's digits. */
+const NUMBER_PREFIX = /^\d+\s*[-_.]+\s*(?=[a-z])/i;
+const dropNumber = (name: string): string => name.replace(NUMBER_PREFIX, '');
+
+/** `slug:` and `id:` of a page's front matter: two plain scalars, read from its lines (the loader validates the rest). */
+function docusaurusFields(text: string): { slug?: string; id?: string } {
+  const lines = text.slice(0, 16_384).split(/\r?\n/);
+  const fields: { slug?: string; id?: string } = {};
+  if (lines[0]?.trim() !== '---') return fields;
+  for (let i = 1; i < lines.length && lines[i]!.trim() !== '---'; i++) {
+    const m = /^(slug|id):[ \t]*(\S.*)$/.exec(lines[i]!);
+    if (m) fields[m[1] as 'slug' | 'id'] = m[2]!.trim().replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return fields;
+}
+
+/**
+ * The URL path each page has on a Docusaurus site, lower-cased without its slashes, under the docs plugin's default
+ * route (`docs/…`) and under none (a docs-only site): a `slug:` starting with `/` as written, else resolved against
+ * the page's folder; else the `id:` or the file name in its folder, number prefixes dropped; a folder's `index`,
+ * `README` or same-named page the folder itself. Only pages that have a slug or id, or a number prefix, give one: the
+ * others are found by their file paths already. Made once, on the first root-relative link nothing else resolves,
+ * so a tree whose links all resolve never reads its pages for it.
+ */
+function docusaurusPages(table: LinkTable): Map<string, string> {
+  const urls = new Map<string, string>();
+  for (const file of contentFiles(table.contentDir)) {
+    const own = table.pages.get(file.replace(/\.mdx?$/, '').toLowerCase());
+    if (!own) continue;
+    let fields: { slug?: string; id?: string };
+    try {
+      fields = docusaurusFields(readContentFile(join(table.contentDir, file)));
+    } catch {
+      continue; // the loader reports a page it cannot read
+    }
+    if (fields.slug === undefined && fields.id === undefined && !file.split('/').some((part) => NUMBER_PREFIX.test(part))) continue;
+    const dir = posix.dirname(file);
+    const dirSlug = dir === '.' ? '/' : `/${dir.split('/').map(dropNumber).join('/')}/`;
+    const name = dropNumber(posix.basename(file).replace(/\.mdx?$/, ''));
+    let slug: string;
+    if (fields.slug?.startsWith('/')) slug = fields.slug;
+    else if (fields.slug === undefined && (/^(index|readme)$/i.test(name) || (dir !== '.' && name.toLowerCase() === dropNumber(posix.basename(dir)).toLowerCase()))) slug = dirSlug;
+    else slug = posix.join(dirSlug, fields.slug ?? fields.id ?? name);
+    const key = posix.normalize(slug).replace(/^\/+|\/+$/g, '').toLowerCase();
+    for (const k of [key, key ? `docs/${key}` : 'docs']) if (!urls.has(k)) urls.set(k, own);
+  }
+  return urls;
 }

@@ -1,0 +1,50 @@
+// Links written as a Docusaurus site's URLs: a page's `slug:` (absolute or relative to its folder), its `id:`, and
+// file and folder names with number prefixes, which Docusaurus leaves out of URLs. Resolved only when no page path
+// finds the link, so every other tree resolves exactly as before.
+import { afterAll, describe, expect, it } from 'vitest';
+import { forgetLinkTable, linkTable, resolveLink } from '../../src/lib/content-links.ts';
+import { removeDir, writeTree } from '../helpers/fixture.ts';
+
+const page = (front: string, body = 'Text.') => `---\ntitle: A page\n${front}---\n\n${body}\n`;
+const tree = writeTree({
+  'guides/intro.md': page('slug: /getting-started\n'),
+  'guides/setup.md': page("slug: 'install'\n"),
+  'guides/02-deploy.md': page(''),
+  '03-reference/03-reference.md': page(''),
+  '03-reference/01-cli.md': page(''),
+  'other/page.md': page('id: custom-id\n'),
+  'index.md': page(''),
+});
+afterAll(() => {
+  forgetLinkTable(tree);
+  removeDir(tree);
+});
+
+describe('links written as Docusaurus URLs', () => {
+  const table = linkTable(tree);
+  const url = (target: string) => {
+    const r = resolveLink(table, 'index.md', target);
+    return r.kind === 'page' ? r.url : r.kind;
+  };
+  const own = (file: string) => table.pages.get(file)!;
+
+  it('find a page by its slug, under /docs or without it, an anchor kept', () => {
+    expect(url('/docs/getting-started')).toBe(own('guides/intro'));
+    expect(url('/getting-started/#first-steps')).toBe(`${own('guides/intro')}#first-steps`);
+    expect(url('/docs/guides/install')).toBe(own('guides/setup'));
+  });
+
+  it('find a page by its id, and by its path without number prefixes; a same-named page is its folder', () => {
+    expect(url('/docs/other/custom-id')).toBe(own('other/page'));
+    expect(url('/docs/guides/deploy')).toBe(own('guides/02-deploy'));
+    expect(url('/docs/reference/cli')).toBe(own('03-reference/01-cli'));
+    expect(url('/docs/reference')).toBe(own('03-reference/03-reference'));
+  });
+
+  it('leave file-path links as they were, and a link to nothing broken', () => {
+    expect(url('/guides/intro')).toBe(own('guides/intro'));
+    expect(url('./guides/02-deploy.md')).toBe(own('guides/02-deploy'));
+    expect(url('/docs/nope')).toBe('broken');
+    expect(url('getting-started')).toBe('broken'); // relative: a file path, and there is none
+  });
+});
