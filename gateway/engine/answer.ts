@@ -20,7 +20,7 @@ import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import { atxHeading, type Block } from './markdown-sections.ts';
-import { COVERED_THRESHOLD, fitBlockToQuestion, questionTerms, rankSections, sectionPassage, type RankedSection } from './passages.ts';
+import { COVERED_THRESHOLD, fitBlockToQuestion, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
 import type { Corrections } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
@@ -323,7 +323,7 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
   }
   const cited: { n: number; section: RankedSection }[] = [];
   for (const section of picked) {
-    const passage = sectionPassage(section.section, opts.query, opts.corrections);
+    const passage = withAnnouncedSubsections(sectionPassage(section.section, opts.query, opts.corrections), opts.sources[section.source]!, section.section);
     if (passage.length === 0) continue;
     const n = cited.length + 1;
     cited.push({ n, section });

@@ -251,6 +251,30 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
     .sort((a, b) => b.score - a.score || a.source - b.source);
 }
 
+/** Subsections a lead-in can announce, listed at most. */
+const ANNOUNCED_SUBSECTIONS = 12;
+
+/**
+ * A passage that ends on a lead-in (`there are several strategies:`) whose section ends there, because what it
+ * announces are the subsections below it: the passage with a list of links to those subsections (the next heading
+ * level down), so the answer names what the page offers instead of stopping at a colon. Else the passage itself.
+ */
+export function withAnnouncedSubsections(passage: Block[], source: PassageSource, section: Section): Block[] {
+  const last = passage.at(-1);
+  if (!last || last.kind !== 'paragraph' || !/:\s*$/.test(last.markdown) || section.blocks.at(-1)?.markdown !== last.markdown) return passage;
+  const sections = indexedPage(source).sections.map((x) => x.section);
+  const at = sections.indexOf(section);
+  if (at < 0) return passage;
+  const items: string[] = [];
+  let childDepth = 0;
+  for (let i = at + 1; i < sections.length && sections[i]!.depth > section.depth; i++) {
+    const child = sections[i]!;
+    childDepth ||= child.depth;
+    if (child.depth === childDepth && child.anchor && items.length < ANNOUNCED_SUBSECTIONS) items.push(`- [${child.heading.replace(/[[\]]/g, '')}](${source.url}#${child.anchor})`);
+  }
+  return items.length ? [...passage, { kind: 'list', markdown: items.join('\n') }] : passage;
+}
+
 const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+:\*\*/;
 
@@ -455,13 +479,15 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   const score = partScorer(terms, alternatives);
   for (let i = start; i < blocks.length && i <= best + 3; i++) {
     // the best block and its lead-in come whatever their length, cut to the passage's budget
-    const b = i <= best ? fitBlock(blocks[i]!, PASSAGE_CHARS, score, i < best ? 'end' : 'best') : blocks[i]!;
+    let b = i <= best ? fitBlock(blocks[i]!, PASSAGE_CHARS, score, i < best ? 'end' : 'best') : blocks[i]!;
     if (i > best) {
       // after the best block: the code, lists and tables that illustrate it, and a paragraph only when announced
       const leadsIn = /:\s*$/.test(chosen.at(-1)!.markdown);
       const description = describing && chosen.every((c) => c.kind === 'paragraph' || isFieldList(c));
       if (b.kind === 'paragraph' && !leadsIn && !description) break;
-      // a list or table a lead-in announces may take what a code block may: it is what the lead-in promised
+      // a list or table a lead-in announces may take what a code block may (cut to it when longer): it is what the
+      // lead-in promised
+      if (leadsIn && (b.kind === 'list' || b.kind === 'table')) b = fitBlock(b, CODE_CHARS, score, 'best');
       const announced = leadsIn && (b.kind === 'list' || b.kind === 'table') && b.markdown.length <= CODE_CHARS;
       if (b.kind !== 'code' && !announced && prose + b.markdown.length > PASSAGE_CHARS) break;
     }

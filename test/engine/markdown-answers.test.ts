@@ -114,6 +114,13 @@ describe('sections an extractive answer quotes', () => {
     expect(steps.length).toBeGreaterThan(900);
     const [section] = markdownSections(`# Lifecycle\n\n## Order\n\nThe execution follows this order:\n\n${steps}\n`).filter((x) => x.heading === 'Order');
     expect(sectionPassage(section!, 'execution order').map((b) => b.kind)).toEqual(['paragraph', 'list']);
+    // longer than a code block may be: its first items, not a lead-in left announcing nothing
+    const many = Array.from({ length: 40 }, (_, i) => `${i + 1}. **Step ${i + 1}:** the hooks of this stage run, in the order they were defined in the file`).join('\n');
+    const [long] = markdownSections(`# Lifecycle\n\n## Order\n\nThe execution follows this order:\n\n${many}\n`).filter((x) => x.heading === 'Order');
+    const passage = sectionPassage(long!, 'execution order');
+    expect(passage.map((b) => b.kind)).toEqual(['paragraph', 'list']);
+    expect(passage[1]!.markdown.startsWith('1. **Step 1:**')).toBe(true);
+    expect(passage[1]!.markdown.length).toBeLessThanOrEqual(1600);
   });
 
   it('cut a block longer than a passage to its part that matches: sentences, words, items, rows, a quote\'s paragraphs', () => {
@@ -168,6 +175,15 @@ describe('sections an extractive answer quotes', () => {
       const [section] = markdownSections(`# Spaces\n\n## Part\n\n${markdown}\n`).filter((x) => x.heading === 'Part');
       for (const block of sectionPassage(section!, 'needle')) expect(block.markdown.length).toBeLessThanOrEqual(1600);
     }
+  });
+
+  it('follow a lead-in that ends its section with links to the subsections it announces', async () => {
+    const guide = page('speed', 'Performance', 'Intro.\n\n## Faster imports\n\nThere are several strategies to speed up imports:\n\n### Entry points\n\nImport from `date-fns/format`.\n\n#### A detail\n\nMore.\n\n### Aliases\n\nRedirect with `resolve.alias`.\n\n## Other things\n\nUnrelated.');
+    let text = '';
+    await answer({ query: 'strategies to speed up imports', mode: 'generate', sources: [guide], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toMatch(/^There are several strategies to speed up imports:\n\n- \[Entry points\]\(http:\/\/localhost\/docs\/speed#entry-points\)\n- \[Aliases\]\(http:\/\/localhost\/docs\/speed#aliases\) \[1\]/);
+    expect(text).not.toContain('#a-detail');
+    expect(text).not.toContain('#other-things');
   });
 
   it('answer from a page of one enormous line with a passage, not the page', async () => {
