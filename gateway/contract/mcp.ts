@@ -37,9 +37,10 @@ export const McpSearchOutput = z.object({
 export const McpFetchOutput = z.object({
   id: z.string(),
   title: z.string(),
-  text: z.string().describe("The page's Markdown."),
+  text: z.string().describe("The page's Markdown (from `offset`, when given)."),
   url: z.url(),
   metadata: z.object({ path: z.string(), type: z.string(), section: z.string(), description: z.string() }),
+  next_offset: z.number().int().min(1).optional().describe('Present when the page is too long for one answer: call fetch again with this offset for the rest.'),
 });
 
 export interface McpToolDef {
@@ -72,7 +73,10 @@ export const fetchTool = {
   name: 'fetch',
   title: 'Fetch a page as Markdown',
   description: 'Returns one doc page as Markdown. `id` is a page path (/docs/<section>/<page>), its absolute URL, or the `id` of a search hit.',
-  inputSchema: z.object({ id: z.string().min(1).describe('Page path, page URL, or search hit id (an #anchor is ignored).') }),
+  inputSchema: z.object({
+    id: z.string().min(1).describe('Page path, page URL, or search hit id (an #anchor is ignored).'),
+    offset: z.number().int().min(0).optional().describe('Where to start in the page\'s Markdown, in characters: the `next_offset` of the previous answer for a page too long for one.'),
+  }),
   outputSchema: McpFetchOutput,
 } satisfies McpToolDef;
 

@@ -23,11 +23,35 @@ export const docsToolInputs: ReadonlyMap<string, z.ZodType> = new Map(mcpTools.m
  * travels (raw in structuredContent, escaped again in the text), stays under the cap; the
  * pages past it are reported inline with status 413, to be fetched by another call.
  */
+/** Bytes a tool result costs in an MCP answer: its JSON raw in structuredContent, and escaped again in the text. */
+function answerCost(result: unknown): number {
+  const json = JSON.stringify(result);
+  return Buffer.byteLength(json, 'utf8') + Buffer.byteLength(JSON.stringify(json), 'utf8');
+}
+
+/**
+ * The part of a page's Markdown one `fetch` answer carries from `offset`: the rest of the page when the answer fits
+ * the cap, else whole lines up to it (a single longer line cut, never between the halves of a surrogate pair), with
+ * the offset the next call starts from. `answer` builds the tool's result around a text, to measure it.
+ */
+export function fetchPart(markdown: string, offset: number, answer: (text: string) => unknown, maxBytes = mcpLimits.resultMaxBytes): { text: string; nextOffset?: number } {
+  const room = maxBytes - 4096; // the JSON-RPC envelope
+  const rest = markdown.slice(offset);
+  if (answerCost(answer(rest)) <= room) return { text: rest };
+  let length = rest.length;
+  while (length > 1 && answerCost(answer(rest.slice(0, length))) > room) length = Math.floor(length / 2);
+  // grow back while it fits (halving leaves up to half the room unused), to within a line or so of the cap
+  for (let step = Math.floor(length / 2); step >= 256 && length < rest.length; step = Math.floor(step / 2)) {
+    while (length + step < rest.length && answerCost(answer(rest.slice(0, length + step))) <= room) length += step;
+  }
+  const lineEnd = rest.lastIndexOf('\n', length - 1);
+  if (lineEnd > 0) length = lineEnd + 1;
+  else if (length < rest.length && /[\uD800-\uDBFF]/.test(rest[length - 1]!)) length--;
+  return { text: rest.slice(0, length), nextOffset: offset + length };
+}
+
 export function fitBatch(batch: BatchMarkdownResponseT, maxBytes = mcpLimits.resultMaxBytes): BatchMarkdownResponseT {
-  const cost = (entry: unknown) => {
-    const json = JSON.stringify(entry);
-    return Buffer.byteLength(json, 'utf8') + Buffer.byteLength(JSON.stringify(json), 'utf8');
-  };
+  const cost = answerCost;
   const leftOut = (path: string) => ({ path, ok: false as const, status: 413, detail: `Left out: this batch would pass the ${maxBytes} bytes one MCP answer may carry. Fetch this page in another call.` });
   // room for the JSON-RPC envelope, and for every page to be left out if it comes to that
   let room = maxBytes - 4096;
@@ -94,14 +118,18 @@ export function createMcpServer(rt: DocsRuntime): McpServer {
       if (!path) return toolError(`"${args.id}" is not a doc page path or URL of this site. Use a path like /docs/<section>/<page> or an id from the search tool.`);
       const page = rt.pages.get(path);
       if (!page) return toolError(`No doc page at ${path}. Use the search tool to find the right page.`);
-      const out: z.infer<typeof McpFetchOutput> = {
+      const markdown = await pageMarkdown(rt, page);
+      const offset = args.offset ?? 0;
+      if (offset > markdown.length) return toolError(`offset ${offset} is past the end of ${page.path} (${markdown.length} characters).`);
+      const answer = (text: string): z.infer<typeof McpFetchOutput> => ({
         id: page.path,
         title: page.title,
-        text: await pageMarkdown(rt, page),
+        text,
         url: `${rt.siteUrl}${page.path}`,
         metadata: { path: page.path, type: page.type, section: page.section, description: page.description },
-      };
-      return ok(out);
+      });
+      const part = fetchPart(markdown, offset, answer);
+      return ok(part.nextOffset === undefined ? answer(part.text) : { ...answer(part.text), next_offset: part.nextOffset });
     }),
   );
 

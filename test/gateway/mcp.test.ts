@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskResponse, BatchMarkdownResponse } from '../../gateway/contract/docs-api.ts';
 import { McpFetchOutput, McpSearchOutput, mcpLimits, mcpTools } from '../../gateway/contract/mcp.ts';
-import { fitBatch } from '../../gateway/docs/mcp.ts';
+import { fetchPart, fitBatch } from '../../gateway/docs/mcp.ts';
 import { fixtureBuild, readSiteFile } from '../helpers/manifest.ts';
 import { expectApiHeaders, expectProblem, expectValid, useGateway } from './helpers.ts';
 
@@ -211,6 +211,34 @@ describe('HTTP edges of /api/mcp', () => {
       expect(answer.error.message).toMatch(message);
       expect(answer.error.message).not.toMatch(/\n|"code":|\[\s*\{/);
     }
+  });
+
+  it('fetch pages a page too long for one answer: whole lines, a next_offset, and the parts join to the page', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `Line ${i} of a long page, "quoted" and \\escaped, with ünïcode 😀 text.`);
+    const markdown = `${lines.join('\n')}\n`;
+    const answer = (text: string) => ({ id: '/docs/a/b', title: 't', text, url: 'http://localhost/docs/a/b', metadata: { path: '/docs/a/b', type: 'docs', section: 'a', description: '' } });
+    const size = (r: unknown) => Buffer.byteLength(JSON.stringify(r)) + Buffer.byteLength(JSON.stringify(JSON.stringify(r)));
+    let offset = 0;
+    let joined = '';
+    let calls = 0;
+    for (;;) {
+      const part = fetchPart(markdown, offset, answer, 60_000);
+      calls++;
+      expect(size(answer(part.text))).toBeLessThanOrEqual(60_000);
+      joined += part.text;
+      if (part.nextOffset === undefined) break;
+      expect(part.text.endsWith('\n')).toBe(true);
+      expect(size(answer(part.text))).toBeGreaterThan(30_000); // fills most of the room
+      offset = part.nextOffset;
+    }
+    expect(joined).toBe(markdown);
+    expect(calls).toBeGreaterThan(3);
+    // a page that fits comes whole, without next_offset; one line longer than the cap is cut, not split in a character
+    expect(fetchPart('short', 0, answer, 60_000)).toEqual({ text: 'short' });
+    const emoji = '😀'.repeat(40_000);
+    const part = fetchPart(emoji, 0, answer, 60_000);
+    expect(part.text.length % 2).toBe(0);
+    expect(part.nextOffset).toBe(part.text.length);
   });
 
   it('fetch_batch stays under the output cap of one MCP answer; pages past it are reported, in order', async () => {
