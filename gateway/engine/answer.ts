@@ -20,7 +20,7 @@ import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import { atxHeading, type Block } from './markdown-sections.ts';
-import { COVERED_THRESHOLD, fitBlockToQuestion, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
+import { COVERED_THRESHOLD, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
 import type { Corrections } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
@@ -229,7 +229,7 @@ function sectionMarkdown(section: RankedSection, max: number, opts: AnswerOption
 /** `[n]` list and reference definitions of the cited sections (n as numbered in the answer). */
 function sectionSources(cited: readonly { n: number; section: RankedSection }[]): string {
   if (cited.length === 0) return '';
-  const list = cited.map(({ n, section }) => `- [${n}] [${section.label.replace(/[[\]]/g, '')}](${section.url})`);
+  const list = cited.map(({ n, section }) => `- [${n}] [${linkLabel(section.label)}](${section.url})`);
   const refs = cited.map(({ n, section }) => `[${n}]: ${section.url}`);
   return `\n\nSources:\n\n${list.join('\n')}\n\n${refs.join('\n')}`;
 }
@@ -242,7 +242,7 @@ function citedPages(opts: AnswerOptions, sections: readonly RankedSection[]): st
 function notCovered(opts: AnswerOptions): AnswerOutcome {
   const closest = opts.sources.slice(0, 3);
   const text = closest.length
-    ? `The documentation does not cover this question. The closest pages are:\n\n${closest.map((s) => `- [${s.title.replace(/[[\]]/g, '')}](${s.url})`).join('\n')}`
+    ? `The documentation does not cover this question. The closest pages are:\n\n${closest.map((s) => `- [${linkLabel(s.title)}](${s.url})`).join('\n')}`
     : 'The documentation does not cover this question: no page matches it.';
   opts.onText(text);
   return { backend: 'extractive', citations: [], status: 'not_covered' };

@@ -263,16 +263,26 @@ export function withAnnouncedSubsections(passage: Block[], source: PassageSource
   const last = passage.at(-1);
   if (!last || last.kind !== 'paragraph' || !/:\s*$/.test(last.markdown) || section.blocks.at(-1)?.markdown !== last.markdown) return passage;
   const sections = indexedPage(source).sections.map((x) => x.section);
-  const at = sections.indexOf(section);
+  // by anchor, which is the page's own for each heading: the page may have been cut into sections again since
+  const at = section.anchor ? sections.findIndex((x) => x.anchor === section.anchor) : 0;
   if (at < 0) return passage;
-  const items: string[] = [];
-  let childDepth = 0;
-  for (let i = at + 1; i < sections.length && sections[i]!.depth > section.depth; i++) {
-    const child = sections[i]!;
-    childDepth ||= child.depth;
-    if (child.depth === childDepth && child.anchor && items.length < ANNOUNCED_SUBSECTIONS) items.push(`- [${child.heading.replace(/[[\]]/g, '')}](${source.url}#${child.anchor})`);
-  }
+  let end = at + 1;
+  let childDepth = 7;
+  for (; end < sections.length && sections[end]!.depth > section.depth; end++) childDepth = Math.min(childDepth, sections[end]!.depth);
+  const items = sections
+    .slice(at + 1, end)
+    .filter((child) => child.depth === childDepth && child.anchor)
+    .slice(0, ANNOUNCED_SUBSECTIONS)
+    .map((child) => `- [${linkLabel(child.heading)}](${source.url}#${child.anchor})`);
   return items.length ? [...passage, { kind: 'list', markdown: items.join('\n') }] : passage;
+}
+
+/** Text for a Markdown link's label: no brackets, and no backslash at its end to escape the closing one. */
+export function linkLabel(text: string): string {
+  const label = text.replace(/[[\]]/g, '');
+  let end = label.length;
+  while (end > 0 && (label[end - 1] === '\\' || /\s/.test(label[end - 1]!))) end--;
+  return label.slice(0, end);
 }
 
 const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
@@ -297,6 +307,10 @@ function blockScore(block: Block, terms: readonly string[], alternatives: readon
 /** Where a paragraph's sentences end: . ! ? before a space and an upper-case letter, digit, quote, bracket or mark-up. */
 const SENTENCE_END = /(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(\[`*_])/u;
 const ELLIPSIS = '…';
+/** What `… ` or ` …` adds to a cut text. */
+const ELLIPSIS_CHARS = 2;
+/** The least a cut keeps, whatever the budget left by a marker or a quote's prefix. */
+const MIN_CUT = 40;
 
 /**
  * The run of consecutive units (sentences, items, rows) that holds the best-scoring one and as many of its neighbours
@@ -304,6 +318,7 @@ const ELLIPSIS = '…';
  * lead-in's sentence that announces what follows). At least the starting unit, whatever its length.
  */
 function unitWindow(units: readonly string[], budget: number, separator: number, score: (text: string) => number, prefer: 'best' | 'end'): [from: number, to: number] {
+  if (units.length === 0) return [0, 0];
   let start = units.length - 1;
   if (prefer === 'best') {
     let bestScore = -1;
@@ -330,30 +345,35 @@ function unitWindow(units: readonly string[], budget: number, separator: number,
 }
 
 /**
- * Prose cut to `budget` characters: whole sentences around the best one, or, when that sentence alone is longer, the
- * run of words that matches best; `…` where text was left out. A cut never leaves a code span open.
+ * Prose cut to `budget` characters, `…` included: whole sentences around the best one, or, when that sentence alone is
+ * longer, the run of words that matches best (a word longer than the budget cut, never between the halves of a
+ * character); `…` where text was left out. A cut never leaves a code span open.
  */
 function fitProse(text: string, budget: number, score: (text: string) => number, prefer: 'best' | 'end'): string {
   // every run of white space one space (a single space, by far the most common, is left as it is)
   const flat = text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
   if (flat.length <= budget) return flat;
+  const room = Math.max(MIN_CUT, budget - 2 * ELLIPSIS_CHARS);
   const sentences = flat.split(SENTENCE_END);
-  const [from, to] = unitWindow(sentences, budget, 1, score, prefer);
+  const [from, to] = unitWindow(sentences, room, 1, score, prefer);
   const window = sentences.slice(from, to).join(' ');
   let kept = window;
-  if (kept.length > budget) {
-    // one sentence longer than the budget: runs of whole words (a word longer than the budget cut), the best of them
+  if (kept.length > room) {
+    // one sentence longer than the budget: runs of whole words, the best of them; each run's space is looked for
+    // within the run only, so a text with no space is cut in one pass
     const runs: string[] = [];
     for (let at = 0; at < window.length; ) {
-      let end = Math.min(window.length, at + budget);
+      let end = Math.min(window.length, at + room);
       if (end < window.length && window[end] !== ' ') {
-        const space = window.lastIndexOf(' ', end);
+        let space = end - 1;
+        while (space > at && window[space] !== ' ') space--;
         if (space > at) end = space;
+        else if (end - at > 1 && /[\uD800-\uDBFF]/.test(window[end - 1]!)) end--;
       }
       runs.push(window.slice(at, end));
       at = window[end] === ' ' ? end + 1 : end;
     }
-    kept = runs[unitWindow(runs, budget, 1, score, prefer)[0]]!;
+    kept = runs[unitWindow(runs, room, 1, score, prefer)[0]] ?? '';
   }
   if ((kept.match(/`/g)?.length ?? 0) % 2 === 1) kept = kept.slice(0, kept.lastIndexOf('`')).trimEnd();
   // kept is a part of the window: what is missing either side was cut
@@ -376,8 +396,9 @@ function fitItem(item: string, budget: number, score: (text: string) => number, 
   const [from, to] = unitWindow(lines, budget, 1, score, prefer);
   if (to - from === 1 && lines[from]!.length > budget) {
     const line = lines[from]!.trimStart();
-    const marker = ITEM_MARKER.exec(line)?.[0] ?? '';
-    return `${marker}${fitProse(line.slice(marker.length), budget - marker.length, score, prefer)}`;
+    const found = ITEM_MARKER.exec(line)?.[0] ?? '';
+    const marker = found ? `${found.trimEnd()} ` : ''; // a marker's run of spaces is one space
+    return `${marker}${fitProse(line.slice(found.length), budget - marker.length, score, prefer)}`;
   }
   const kept = lines.slice(from, to);
   const indent = Math.min(...kept.filter((line) => line.trim()).map((line) => /^[ \t]*/.exec(line)![0].length));
@@ -412,10 +433,13 @@ function fitBlock(block: Block, budget: number, score: (text: string) => number,
   const lines = block.markdown.split('\n');
   if (block.kind === 'paragraph') return { kind: 'paragraph', markdown: fitProse(block.markdown, budget, score, prefer) };
   if (block.kind === 'list') {
+    // top-level items, never starting one inside a code fence (a diff's `- old` line at the margin is code)
     const indent = /^\s*/.exec(lines[0]!)![0].length;
     const items: string[] = [];
+    const fence = fenceTracker();
     for (const line of lines) {
-      const top = /^\s*/.exec(line)![0].length === indent && ITEM_MARKER.test(line);
+      const top = !fence.open() && /^\s*/.exec(line)![0].length === indent && ITEM_MARKER.test(line);
+      fence.read(line);
       if (top || items.length === 0) items.push(line);
       else items[items.length - 1] += `\n${line}`;
     }
@@ -436,14 +460,39 @@ function fitBlock(block: Block, budget: number, score: (text: string) => number,
     }
     return { kind: 'table', markdown: [header, ...rows.slice(from, to)].join('\n') };
   }
-  // a quote: its paragraphs, each line under the quote marker again
-  if (FENCE_LINE.test(block.markdown)) return block;
-  const inner = lines.map((line) => line.replace(/^\s{0,3}>\s?/, '')).join('\n');
-  const paragraphs = inner.split(/\n\s*\n/);
-  const [from, to] = unitWindow(paragraphs, budget, 2, score, prefer);
-  let kept = paragraphs.slice(from, to);
-  if (kept.length === 1 && kept[0]!.length > budget) kept = [fitProse(kept[0]!, budget, score, prefer)];
-  return { kind: 'quote', markdown: kept.join('\n\n').split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n') };
+  // a quote: its paragraphs, split at blank lines outside code fences, each line under the quote marker again
+  const paragraphs: string[][] = [[]];
+  const fence = fenceTracker();
+  for (const quoted of lines) {
+    const line = quoted.replace(/^\s{0,3}>\s?/, '');
+    if (!fence.open() && line.trim() === '') {
+      if (paragraphs.at(-1)!.length) paragraphs.push([]);
+      continue;
+    }
+    fence.read(line);
+    paragraphs.at(-1)!.push(line);
+  }
+  if (!paragraphs.at(-1)!.length) paragraphs.pop();
+  const prefixed = paragraphs.map((p) => p.map((line) => (line ? `> ${line}` : '>')).join('\n'));
+  const [from, to] = unitWindow(prefixed, budget, 3, score, prefer);
+  if (to - from === 1 && prefixed[from]!.length > budget && !paragraphs[from]!.some((line) => FENCE_LINE.test(line))) {
+    return { kind: 'quote', markdown: `> ${fitProse(paragraphs[from]!.join('\n'), budget - 2, score, prefer)}` };
+  }
+  return { kind: 'quote', markdown: prefixed.slice(from, to).join('\n>\n') };
+}
+
+/** Whether the lines read so far leave a code fence open (a fence closes with a run of its own character, as long or longer). */
+function fenceTracker(): { open: () => boolean; read: (line: string) => void } {
+  let marker: string | null = null;
+  return {
+    open: () => marker !== null,
+    read: (line) => {
+      const m = /^[ \t]*(`{3,}|~{3,})(.*)$/.exec(line);
+      if (!m) return;
+      if (marker === null) marker = m[1]!;
+      else if (m[1]![0] === marker[0] && m[1]!.length >= marker.length && m[2]!.trim() === '') marker = null;
+    },
+  };
 }
 
 /**
@@ -480,7 +529,10 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   for (let i = start; i < blocks.length && i <= best + 3; i++) {
     // the best block and its lead-in come whatever their length, cut to the passage's budget
     let b = i <= best ? fitBlock(blocks[i]!, PASSAGE_CHARS, score, i < best ? 'end' : 'best') : blocks[i]!;
+    // a block that cannot be cut where it must (a quote or list item around a code fence) is left out, as long code is
+    if (i <= best && b.kind !== 'code' && b.markdown.length > PASSAGE_CHARS + CODE_CHARS) continue;
     if (i > best) {
+      if (chosen.length === 0) break; // nothing left to illustrate
       // after the best block: the code, lists and tables that illustrate it, and a paragraph only when announced
       const leadsIn = /:\s*$/.test(chosen.at(-1)!.markdown);
       const description = describing && chosen.every((c) => c.kind === 'paragraph' || isFieldList(c));

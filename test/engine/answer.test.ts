@@ -202,6 +202,15 @@ describe('model answers (loopback OpenAI-compatible server)', () => {
     expect(system.length).toBeLessThan(20_000); // the paragraph alone is ≈37,000 characters
   });
 
+  it('gives the model the words that match of a first block that is one endless sentence', async () => {
+    fake.setMode('ok', { pieces: ['It listens on 5173 [1].'] });
+    const words = Array.from({ length: 8000 }, (_, i) => (i === 6000 ? 'listens on port 5173' : `word${i % 50}`));
+    const long: AnswerSource = { url: 'http://localhost:4321/docs/guide/server', title: 'Dev server', content: `# Dev server\n\n${words.join(' ')}\n` };
+    await run({ llm: llm(), query: 'which port does the dev server listen on 5173', sources: [long] });
+    const system: string = fake.requests.at(-1)!.body.messages[0].content;
+    expect(system).toContain('listens on port 5173');
+  });
+
   it('does not call the model for a question the sources do not cover', async () => {
     const before = fake.requests.length;
     const { text, outcome } = await run({ llm: llm(), query: 'how do I knit a scarf' });

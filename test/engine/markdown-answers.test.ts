@@ -133,12 +133,12 @@ describe('sections an extractive answer quotes', () => {
     const sentences = Array.from({ length: 200 }, (_, i) => (i === 120 ? 'Set `server.port` to change the port of the dev server.' : filler(i))).join(' ');
     const [paragraph] = quoted(sentences, 'change the dev server port');
     expect(paragraph!.kind).toBe('paragraph');
-    expect(paragraph!.markdown.length).toBeLessThanOrEqual(900 + 4);
+    expect(paragraph!.markdown.length).toBeLessThanOrEqual(900);
     expect(paragraph!.markdown).toMatch(/^… Sentence \d+ .*Set `server\.port` to change the port of the dev server\..* …$/);
     // one line of words without a sentence end: the run of whole words that matches, never an open code span
     const words = Array.from({ length: 20_000 }, (_, i) => (i === 15_000 ? '`needle`' : `word${i % 97}`)).join(' ');
     const [run] = quoted(words, 'needle');
-    expect(run!.markdown.length).toBeLessThanOrEqual(900 + 4);
+    expect(run!.markdown.length).toBeLessThanOrEqual(900);
     expect(run!.markdown).toContain('`needle`');
     expect((run!.markdown.match(/`/g) ?? []).length % 2).toBe(0);
     // a list: whole items around the one that matches; a table: its header and whole rows
@@ -184,6 +184,42 @@ describe('sections an extractive answer quotes', () => {
     expect(text).toMatch(/^There are several strategies to speed up imports:\n\n- \[Entry points\]\(http:\/\/localhost\/docs\/speed#entry-points\)\n- \[Aliases\]\(http:\/\/localhost\/docs\/speed#aliases\) \[1\]/);
     expect(text).not.toContain('#a-detail');
     expect(text).not.toContain('#other-things');
+  });
+
+  it('cut hostile blocks in one pass and to the budget: a marker with a long run of spaces, text with no space, split characters, fences', () => {
+    const quoted = (markdown: string, query: string) => {
+      const [section] = markdownSections(`# Long\n\n## Part\n\n${markdown}\n`).filter((x) => x.heading === 'Part');
+      return sectionPassage(section!, query);
+    };
+    for (const gap of [' '.repeat(1000), '\t'.repeat(900)]) {
+      const [item] = quoted(`-${gap}needle ${'word '.repeat(400)}`, 'needle');
+      expect(item!.markdown.length).toBeLessThanOrEqual(900);
+      expect(item!.markdown).toMatch(/^- needle word/);
+      expect(quoted(`-${gap}`, 'needle').every((b) => b.markdown.length <= 1000)).toBe(true);
+    }
+    // 5 MB without a space: every run of it looked at once
+    const [blob] = quoted(`${'x'.repeat(5_000_000)} needle`, 'needle');
+    expect(blob!.markdown.length).toBeLessThanOrEqual(900);
+    // a word of emoji longer than the budget is cut between characters, not inside one
+    const [emoji] = quoted('😀'.repeat(2000), 'needle');
+    expect(emoji!.markdown).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    // a quote around a fence that cannot be cut to a passage is left out, not quoted whole
+    const fencedQuote = `> **Note** needle\n>\n> \`\`\`js\n${'> const x = 1\n'.repeat(400)}> \`\`\``;
+    expect(quoted(`Intro.\n\n${fencedQuote}`, 'needle').map((b) => b.markdown).join('\n')).not.toContain('const x = 1');
+    // a diff's `- old` lines at the margin inside an item's fence are code, not items: what is kept closes its fences
+    const diffItems = Array.from({ length: 30 }, (_, i) => `- step ${i} ${i === 20 ? 'needle' : 'other'}\n\n  \`\`\`diff\n- old ${i}\n+ new ${i}\n  \`\`\``).join('\n');
+    const [list] = quoted(diffItems, 'needle');
+    expect(list!.markdown).toContain('step 20 needle');
+    expect((list!.markdown.match(/```/g) ?? []).length % 2).toBe(0);
+  });
+
+  it('list the subsections a lead-in announces at the level below it, a label never escaping its bracket', async () => {
+    const guide = page('ways', 'Ways', '## Options\n\nThere are several ways to configure it:\n\n#### An aside\n\nx\n\n### With a file \\\n\ny\n\n### With flags\n\nz\n');
+    let text = '';
+    await answer({ query: 'several ways to configure it', mode: 'generate', sources: [guide], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toContain('- [With a file](http://localhost/docs/ways#with-a-file-)');
+    expect(text).toContain('- [With flags](http://localhost/docs/ways#with-flags)');
+    expect(text).not.toContain('#an-aside');
   });
 
   it('answer from a page of one enormous line with a passage, not the page', async () => {
