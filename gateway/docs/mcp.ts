@@ -38,7 +38,8 @@ export function fetchPart(markdown: string, offset: number, answer: (text: strin
   const room = maxBytes - 4096; // the JSON-RPC envelope
   const rest = markdown.slice(offset);
   if (answerCost(answer(rest)) <= room) return { text: rest };
-  let length = rest.length;
+  // every character costs at least two bytes (raw, then escaped again): no part is longer than half the room
+  let length = Math.min(rest.length, Math.floor(room / 2));
   while (length > 1 && answerCost(answer(rest.slice(0, length))) > room) length = Math.floor(length / 2);
   // grow back while it fits (halving leaves up to half the room unused), to within a line or so of the cap
   for (let step = Math.floor(length / 2); step >= 256 && length < rest.length; step = Math.floor(step / 2)) {
@@ -46,7 +47,7 @@ export function fetchPart(markdown: string, offset: number, answer: (text: strin
   }
   const lineEnd = rest.lastIndexOf('\n', length - 1);
   if (lineEnd > 0) length = lineEnd + 1;
-  else if (length < rest.length && /[\uD800-\uDBFF]/.test(rest[length - 1]!)) length--;
+  else if (length > 1 && length < rest.length && /[\uD800-\uDBFF]/.test(rest[length - 1]!)) length--;
   return { text: rest.slice(0, length), nextOffset: offset + length };
 }
 
