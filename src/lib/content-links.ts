@@ -18,7 +18,7 @@
 // to nothing (its ENOENT would name no link); the file reads that take a path from a page
 // (includes, linked assets) check where it really is (insideTree).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join, posix, resolve, sep } from 'node:path';
 import { addressOf } from './routes.ts';
 import { loadSiteConfig } from './site-config.ts';
@@ -159,7 +159,11 @@ export function treeKey(dir: string): string {
   const parts = treeFiles(resolve(dir))
     .sort()
     .map((p) => {
-      if (/\.mdx?$/.test(p)) return p;
+      if (/\.mdx?$/.test(p)) {
+        // a Docusaurus slug or id decides where links written as its URLs lead (docusaurusPages)
+        const { slug, id } = docusaurusFields(frontMatterHead(join(dir, p)));
+        return slug === undefined && id === undefined ? p : `${p}:${slug ?? ''}:${id ?? ''}`;
+      }
       const st = statSync(join(dir, p));
       return `${p}:${st.size}:${Math.floor(st.mtimeMs)}`;
     });
@@ -279,9 +283,24 @@ function resolveTarget(table: LinkTable, fromFile: string, target: string): Reso
 const NUMBER_PREFIX = /^\d+\s*[-_.]+\s*(?=[a-z])/i;
 const dropNumber = (name: string): string => name.replace(NUMBER_PREFIX, '');
 
+/** The start of a file, where its front matter is (the whole of it for all but very long front matter); '' when unreadable. */
+function frontMatterHead(path: string): string {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(FRONT_MATTER_HEAD);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
+  } catch {
+    return '';
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+const FRONT_MATTER_HEAD = 4096;
+
 /** `slug:` and `id:` of a page's front matter: two plain scalars, read from its lines (the loader validates the rest). */
 function docusaurusFields(text: string): { slug?: string; id?: string } {
-  const lines = text.slice(0, 16_384).split(/\r?\n/);
+  const lines = text.split(/\r?\n/);
   const fields: { slug?: string; id?: string } = {};
   if (lines[0]?.trim() !== '---') return fields;
   for (let i = 1; i < lines.length && lines[i]!.trim() !== '---'; i++) {
@@ -304,12 +323,7 @@ function docusaurusPages(table: LinkTable): Map<string, string> {
   for (const file of contentFiles(table.contentDir)) {
     const own = table.pages.get(file.replace(/\.mdx?$/, '').toLowerCase());
     if (!own) continue;
-    let fields: { slug?: string; id?: string };
-    try {
-      fields = docusaurusFields(readContentFile(join(table.contentDir, file)));
-    } catch {
-      continue; // the loader reports a page it cannot read
-    }
+    const fields = docusaurusFields(frontMatterHead(join(table.contentDir, file)));
     if (fields.slug === undefined && fields.id === undefined && !file.split('/').some((part) => NUMBER_PREFIX.test(part))) continue;
     const dir = posix.dirname(file);
     const dirSlug = dir === '.' ? '/' : `/${dir.split('/').map(dropNumber).join('/')}/`;

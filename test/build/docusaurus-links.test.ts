@@ -1,8 +1,10 @@
 // Links written as a Docusaurus site's URLs: a page's `slug:` (absolute or relative to its folder), its `id:`, and
 // file and folder names with number prefixes, which Docusaurus leaves out of URLs. Resolved only when no page path
 // finds the link, so every other tree resolves exactly as before.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forgetLinkTable, linkTable, resolveLink } from '../../src/lib/content-links.ts';
+import { forgetLinkTable, linkTable, resolveLink, treeKey } from '../../src/lib/content-links.ts';
 import { removeDir, writeTree } from '../helpers/fixture.ts';
 
 const page = (front: string, body = 'Text.') => `---\ntitle: A page\n${front}---\n\n${body}\n`;
@@ -46,5 +48,18 @@ describe('links written as Docusaurus URLs', () => {
     expect(url('./guides/02-deploy.md')).toBe(own('guides/02-deploy'));
     expect(url('/docs/nope')).toBe('broken');
     expect(url('getting-started')).toBe('broken'); // relative: a file path, and there is none
+  });
+
+  it('key the render cache on slugs and ids, so a link to a slug is resolved again when it moves', () => {
+    const other = writeTree({ 'a.md': page(''), 'b.md': page('slug: /start\n') });
+    try {
+      const before = treeKey(other);
+      writeFileSync(join(other, 'a.md'), page('', 'Other text.'));
+      expect(treeKey(other)).toBe(before); // a page's own text is its own digest's business
+      writeFileSync(join(other, 'b.md'), page('slug: /begin\n'));
+      expect(treeKey(other)).not.toBe(before);
+    } finally {
+      removeDir(other);
+    }
   });
 });
