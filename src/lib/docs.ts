@@ -71,6 +71,37 @@ function readSectionOrder(contentDir: string): Map<string, SectionSetting> {
   return order;
 }
 
+/** A Docusaurus folder's `_category_.json`: the label and position its sidebar gives the folder. */
+interface Category { label?: string; position?: number }
+
+/**
+ * The `_category_.json` of a section's folder (Docusaurus), when there is one: its `label` titles the section and its
+ * `position` orders it, where sections.json says nothing. Other fields, and fields of another type, are ignored;
+ * a file that is not JSON stops the build naming it.
+ */
+function readCategory(contentDir: string, folder: string): Category {
+  const file = join(contentDir, folder, '_category_.json');
+  if (!existsSync(file)) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(readContentFile(file));
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const fields = (json ?? {}) as Record<string, unknown>;
+  return {
+    label: typeof fields.label === 'string' && fields.label.trim() ? fields.label.trim() : undefined,
+    position: typeof fields.position === 'number' && Number.isFinite(fields.position) ? fields.position : undefined,
+  };
+}
+
+/** The folder below CONTENT_DIR a page's section comes from (`docs/` kept when the tree starts with it), or undefined for a root page. */
+function sectionFolder(entryId: string): string | undefined {
+  const parts = entryId.split('/');
+  const lead = parts[0] === 'docs' && parts.length > 1 ? parts.shift()! : undefined;
+  return parts.length > 1 ? (lead ? `${lead}/${parts[0]}` : parts[0]) : undefined;
+}
+
 /** The whole source file of an entry: the collection does not retain bodies (see content.config.ts). */
 function sourceOf(entry: CollectionEntry<'docs'>): string {
   // filePath is relative to the project root, which is the build's working directory.
@@ -110,6 +141,11 @@ async function buildModel(): Promise<DocsModel> {
     };
   });
 
+  const categories = new Map<string, Category>();
+  for (const page of pages) {
+    const folder = sectionFolder(page.entry.id);
+    if (folder !== undefined && !categories.has(page.section)) categories.set(page.section, readCategory(site.contentDir, folder));
+  }
   const bySection = new Map<string, DocPage[]>();
   for (const page of pages) {
     const list = bySection.get(page.section) ?? [];
@@ -123,9 +159,15 @@ async function buildModel(): Promise<DocsModel> {
     const counts = new Map<ContentType, number>();
     for (const p of list) counts.set(p.type, (counts.get(p.type) ?? 0) + 1);
     const type = [...counts].sort((a, b) => b[1] - a[1] || typeRank(a[0]) - typeRank(b[0]))[0]![0];
-    return { slug, title: sectionOrder.get(slug)?.title ?? sectionTitle(slug), type, pages: list };
+    return { slug, title: sectionOrder.get(slug)?.title ?? categories.get(slug)?.label ?? sectionTitle(slug), type, pages: list };
   });
-  const rank = (s: Section) => sectionOrder.get(s.slug)?.index ?? Number.MAX_SAFE_INTEGER;
+  // sections.json's order first, then Docusaurus positions, then the rest by slug
+  const rank = (s: Section) => {
+    const listed = sectionOrder.get(s.slug)?.index;
+    if (listed !== undefined) return listed;
+    const position = categories.get(s.slug)?.position;
+    return position === undefined ? Number.MAX_SAFE_INTEGER : 1e9 + position;
+  };
   sections.sort((a, b) => typeRank(a.type) - typeRank(b.type) || rank(a) - rank(b) || a.slug.localeCompare(b.slug));
 
   const ordered = sections.flatMap((s) => s.pages);

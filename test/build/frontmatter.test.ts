@@ -54,11 +54,18 @@ describe('the order other tools write', () => {
       'guide/c.md': page('Gamma', 'weight: "2"'),
       'guide/d.md': page('Delta', 'nav_order: banana'),
       'guide/e.md': page('Epsilon', 'order: 0\nsidebar_position: 99'),
+      // Docusaurus folders: `_category_.json` titles and orders a section that sections.json does not name
+      'basics/y.md': page('Why', 'sidebar_position: 1'),
+      'basics/_category_.json': '{ "label": "Tutorial - Basics", "position": 2, "link": { "type": "generated-index" } }',
+      'extras/x.md': page('Ex', 'sidebar_position: 1'),
+      'extras/_category_.json': '{ "label": "Tutorial - Extras", "position": 1 }',
     });
     const { code, output, distDir } = await buildSite(dir);
     dirs.push(distDir);
     expect(code, output.slice(-2000)).toBe(0);
-    expect(readManifest(distDir).pages.map((p) => p.title)).toEqual(['Epsilon', 'Beta', 'Gamma', 'Alpha', 'Delta']);
+    expect(readManifest(distDir).pages.map((p) => p.title)).toEqual(['Ex', 'Why', 'Epsilon', 'Beta', 'Gamma', 'Alpha', 'Delta']);
+    const llms = readSiteFile(distDir, 'llms.txt');
+    expect(llms).toMatch(/## Tutorial - Extras[^]*## Tutorial - Basics[^]*## Guide/);
   }, 120_000);
 });
 
