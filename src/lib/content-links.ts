@@ -144,8 +144,18 @@ export function readContentFile(path: string): string {
 /** Content pages (md, mdx) below dir, relative to it; portfolio/ (its own site) and public/ (assets) left out. */
 export function contentFiles(dir: string): string[] {
   return treeFiles(dir)
-    .filter((p) => /\.mdx?$/.test(p) && !/^(portfolio|public)\//.test(p))
+    .filter((p) => /\.mdx?$/.test(p) && !/^(portfolio|public)\//.test(p) && !isPartial(p))
     .sort();
+}
+
+/**
+ * A file or folder whose name starts with `_` holds partials, not pages (Docusaurus's and Astro's rule; Jekyll's for
+ * folders): included or imported by pages, never a page itself. Hugo's `_index.md` is its folder's page and stays one.
+ */
+export function isPartial(path: string): boolean {
+  const parts = path.split('/');
+  const file = parts.pop()!;
+  return parts.some((part) => part.startsWith('_')) || (file.startsWith('_') && file.toLowerCase() !== '_index.md');
 }
 
 /**

@@ -39,7 +39,7 @@ export function docsLoader(base: string): Loader {
       // retainBody: false keeps raw bodies out of the data store Astro inlines into the
       // prerender bundle (−9 s and −0.5 GB at 10,000 pages); the twin reads the file instead.
       const foreign = pages.filter((f) => f.endsWith('.mdx')).map((f) => `!${f}`);
-      const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**', ...foreign], base, generateId: idFromPath, retainBody: false });
+      const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**', '!**/_*/**', '!**/_*.mdx', ...foreign], base, generateId: idFromPath, retainBody: false });
       const markdownIds = new Set(pages.map((f) => idFromPath({ entry: f })));
       // The glob loader deletes the entries it did not load: it sees only the others.
       const store = new Proxy(context.store, {

@@ -1,10 +1,11 @@
 // Links written as a Docusaurus site's URLs: a page's `slug:` (absolute or relative to its folder), its `id:`, and
 // file and folder names with number prefixes, which Docusaurus leaves out of URLs. Resolved only when no page path
-// finds the link, so every other tree resolves exactly as before.
+// finds the link, so every other tree resolves exactly as before. And partials: files and folders starting with `_`
+// are included by pages, not pages themselves.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forgetLinkTable, linkTable, resolveLink, treeKey } from '../../src/lib/content-links.ts';
+import { contentFiles, forgetLinkTable, linkTable, resolveLink, treeKey } from '../../src/lib/content-links.ts';
 import { removeDir, writeTree } from '../helpers/fixture.ts';
 
 const page = (front: string, body = 'Text.') => `---\ntitle: A page\n${front}---\n\n${body}\n`;
@@ -60,6 +61,19 @@ describe('links written as Docusaurus URLs', () => {
       expect(treeKey(other)).not.toBe(before);
     } finally {
       removeDir(other);
+    }
+  });
+
+  it('take files and folders starting with _ for partials, not pages, and Hugo\'s _index.md for its folder\'s page', () => {
+    const partials = writeTree({ 'guide/a.md': page(''), 'guide/_shared.md': 'Shared.', 'guide/_parts/x.md': 'X.', 'hugo/_index.md': page(''), '_drafts/b.md': page('') });
+    try {
+      expect(contentFiles(partials)).toEqual(['guide/a.md', 'hugo/_index.md']);
+      const t = linkTable(partials);
+      expect(resolveLink(t, 'guide/a.md', './_shared.md').kind).toBe('broken');
+      expect(resolveLink(t, 'guide/a.md', '../hugo/_index.md').kind).toBe('page');
+    } finally {
+      forgetLinkTable(partials);
+      removeDir(partials);
     }
   });
 });
