@@ -51,18 +51,21 @@ interface SectionSetting {
   type?: ContentType;
 }
 
+/** A settings file of the content folder, parsed; one that is not JSON stops the build naming it. */
+function readJsonFile(file: string): unknown {
+  try {
+    return JSON.parse(readContentFile(file));
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
 /** Optional CONTENT_DIR/sections.json: the order, display titles and default types of sections. */
 function readSectionOrder(contentDir: string): Map<string, SectionSetting> {
   const file = join(contentDir, 'sections.json');
   const order = new Map<string, SectionSetting>();
   if (!existsSync(file)) return order;
-  let json: unknown;
-  try {
-    json = JSON.parse(readContentFile(file));
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const parsed = sectionsFileSchema.safeParse(json);
+  const parsed = sectionsFileSchema.safeParse(readJsonFile(file));
   if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   parsed.data.forEach((item, index) => {
     const entry = typeof item === 'string' ? { slug: item } : item;
@@ -82,13 +85,7 @@ interface Category { label?: string; position?: number }
 function readCategory(contentDir: string, folder: string): Category {
   const file = join(contentDir, folder, '_category_.json');
   if (!existsSync(file)) return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(readContentFile(file));
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const fields = (json ?? {}) as Record<string, unknown>;
+  const fields = (readJsonFile(file) ?? {}) as Record<string, unknown>;
   return {
     label: typeof fields.label === 'string' && fields.label.trim() ? fields.label.trim() : undefined,
     position: typeof fields.position === 'number' && Number.isFinite(fields.position) ? fields.position : undefined,
