@@ -143,14 +143,23 @@ export function readContentFile(path: string): string {
 
 /** Content pages (md, mdx) below dir, relative to it; portfolio/ (its own site) and public/ (assets) left out. */
 export function contentFiles(dir: string): string[] {
+  return markdownFiles(dir).filter((p) => !isPartial(p));
+}
+
+/** The Markdown files that are partials (isPartial): the build counts them in its notes, so none goes missing unseen. */
+export function partialFiles(dir: string): string[] {
+  return markdownFiles(dir).filter(isPartial);
+}
+
+function markdownFiles(dir: string): string[] {
   return treeFiles(dir)
-    .filter((p) => /\.mdx?$/.test(p) && !/^(portfolio|public)\//.test(p) && !isPartial(p))
+    .filter((p) => /\.mdx?$/.test(p) && !/^(portfolio|public)\//.test(p))
     .sort();
 }
 
 /**
- * A file or folder whose name starts with `_` holds partials, not pages (Docusaurus's and Astro's rule; Jekyll's for
- * folders): included or imported by pages, never a page itself. Hugo's `_index.md` is its folder's page and stays one.
+ * A file or folder whose name starts with `_` holds partials, not pages (Docusaurus's and Astro's rule): included or
+ * imported by pages, never a page itself. Hugo's `_index.md` is its folder's page and stays one.
  */
 export function isPartial(path: string): boolean {
   const parts = path.split('/');
@@ -169,7 +178,9 @@ export function treeKey(dir: string): string {
   const parts = treeFiles(resolve(dir))
     .sort()
     .map((p) => {
-      if (/\.mdx?$/.test(p)) {
+      // a page is keyed by its path (its own text is its own digest's business); a partial, which pages include, by
+      // its size and time like any other file they read
+      if (/\.mdx?$/.test(p) && !isPartial(p)) {
         // a Docusaurus slug or id decides where links written as its URLs lead (docusaurusPages)
         const { slug, id } = docusaurusFields(frontMatterHead(join(dir, p)));
         return slug === undefined && id === undefined ? p : `${p}:${slug ?? ''}:${id ?? ''}`;
@@ -299,7 +310,10 @@ function frontMatterHead(path: string): string {
   try {
     fd = openSync(path, 'r');
     const buffer = Buffer.alloc(FRONT_MATTER_HEAD);
-    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    const head = buffer.toString('utf8', 0, read);
+    // front matter longer than the head (a long description, keywords): the whole file, so no field is cut off
+    return read === buffer.length && /^\uFEFF?---\r?\n/.test(head) && !/\r?\n---[ \t]*(?:\r?\n|$)/.test(head.slice(3)) ? readContentFile(path) : head;
   } catch {
     return '';
   } finally {

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
 import { addressOf, sectionTitle } from './routes.ts';
-import { readContentFile } from './content-links.ts';
+import { partialFiles, readContentFile } from './content-links.ts';
 import { pageTwin, type PageTwin } from './markdown-twin.ts';
 import { writeRedirects } from './redirects.ts';
 import { contentTypes, loadSiteConfig, type ContentType } from './site-config.ts';
@@ -79,13 +79,20 @@ interface Category { label?: string; position?: number }
 
 /**
  * The `_category_.json` of a section's folder (Docusaurus), when there is one: its `label` titles the section and its
- * `position` orders it, where sections.json says nothing. Other fields, and fields of another type, are ignored;
- * a file that is not JSON stops the build naming it.
+ * `position` orders it, where sections.json says nothing. Other fields, and fields of another type, are ignored; so
+ * is a file that is not plain JSON (Docusaurus reads it as YAML, comments and all), counted in the build's notes.
  */
-function readCategory(contentDir: string, folder: string): Category {
+function readCategory(contentDir: string, folder: string, sources: SourcePages): Category {
   const file = join(contentDir, folder, '_category_.json');
   if (!existsSync(file)) return {};
-  const fields = (readJsonFile(file) ?? {}) as Record<string, unknown>;
+  let json: unknown;
+  try {
+    json = readJsonFile(file);
+  } catch {
+    sources.count('_category_.json files that are not plain JSON, ignored');
+    return {};
+  }
+  const fields = (json ?? {}) as Record<string, unknown>;
   return {
     label: typeof fields.label === 'string' && fields.label.trim() ? fields.label.trim() : undefined,
     position: typeof fields.position === 'number' && Number.isFinite(fields.position) ? fields.position : undefined,
@@ -141,8 +148,9 @@ async function buildModel(): Promise<DocsModel> {
   const categories = new Map<string, Category>();
   for (const page of pages) {
     const folder = sectionFolder(page.entry.id);
-    if (folder !== undefined && !categories.has(page.section)) categories.set(page.section, readCategory(site.contentDir, folder));
+    if (folder !== undefined && !categories.has(page.section)) categories.set(page.section, readCategory(site.contentDir, folder, sources));
   }
+  sources.count('files or folders starting with _, read as partials (included, not pages)', partialFiles(site.contentDir).length);
   const bySection = new Map<string, DocPage[]>();
   for (const page of pages) {
     const list = bySection.get(page.section) ?? [];
@@ -163,7 +171,7 @@ async function buildModel(): Promise<DocsModel> {
     const listed = sectionOrder.get(s.slug)?.index;
     if (listed !== undefined) return listed;
     const position = categories.get(s.slug)?.position;
-    return position === undefined ? Number.MAX_SAFE_INTEGER : 1e9 + position;
+    return position === undefined ? Number.MAX_SAFE_INTEGER : 1e9 + Math.max(-1e8, Math.min(1e8, position));
   };
   sections.sort((a, b) => typeRank(a.type) - typeRank(b.type) || rank(a) - rank(b) || a.slug.localeCompare(b.slug));
 

@@ -85,8 +85,9 @@ export class SourcePages {
     return { body: collapseBlankLines(body), title };
   }
 
-  private count(kind: string): void {
-    this.notes.set(kind, (this.notes.get(kind) ?? 0) + 1);
+  /** Counts `n` of a kind of conversion, printed as one line once the build is done (finish). */
+  count(kind: string, n = 1): void {
+    if (n > 0) this.notes.set(kind, (this.notes.get(kind) ?? 0) + n);
   }
 
   private twinLink(target: string, from: string, line: number, pagePath: string): string {

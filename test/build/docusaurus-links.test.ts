@@ -58,9 +58,27 @@ describe('links written as Docusaurus URLs', () => {
       writeFileSync(join(other, 'a.md'), page('', 'Other text.'));
       expect(treeKey(other)).toBe(before); // a page's own text is its own digest's business
       writeFileSync(join(other, 'b.md'), page('slug: /begin\n'));
-      expect(treeKey(other)).not.toBe(before);
+      const moved = treeKey(other);
+      expect(moved).not.toBe(before);
+      // a partial, which pages include, is keyed by its size and time like any other file they read
+      writeFileSync(join(other, '_part.md'), 'Shared.');
+      const withPart = treeKey(other);
+      expect(withPart).not.toBe(moved);
+      writeFileSync(join(other, '_part.md'), 'Shared, edited.');
+      expect(treeKey(other)).not.toBe(withPart);
     } finally {
       removeDir(other);
+    }
+  });
+
+  it('find a slug after front matter longer than the first 4 KB of the page', () => {
+    const long = writeTree({ 'guide/a.md': page(`description: ${'word '.repeat(1500)}\nslug: /far-down\n`), 'index.md': page('') });
+    try {
+      const t = linkTable(long);
+      expect(resolveLink(t, 'index.md', '/docs/far-down')).toEqual({ kind: 'page', url: t.pages.get('guide/a') });
+    } finally {
+      forgetLinkTable(long);
+      removeDir(long);
     }
   });
 

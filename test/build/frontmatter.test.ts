@@ -59,6 +59,8 @@ describe('the order other tools write', () => {
       'basics/_category_.json': '{ "label": "Tutorial - Basics", "position": 2, "link": { "type": "generated-index" } }',
       'extras/x.md': page('Ex', 'sidebar_position: 1'),
       'extras/_category_.json': '{ "label": "Tutorial - Extras", "position": 1 }',
+      // Docusaurus reads it as YAML: a comment is not JSON, and the file is set aside, not the build
+      'guide/_category_.json': '{\n  # the guide\n  "label": "Not read", "position": 0\n}',
     });
     const { code, output, distDir } = await buildSite(dir);
     dirs.push(distDir);
@@ -66,6 +68,7 @@ describe('the order other tools write', () => {
     expect(readManifest(distDir).pages.map((p) => p.title)).toEqual(['Ex', 'Why', 'Epsilon', 'Beta', 'Gamma', 'Alpha', 'Delta']);
     const llms = readSiteFile(distDir, 'llms.txt');
     expect(llms).toMatch(/## Tutorial - Extras[^]*## Tutorial - Basics[^]*## Guide/);
+    expect(output).toContain('_category_.json files that are not plain JSON, ignored: 1');
   }, 120_000);
 });
 
