@@ -37,8 +37,8 @@ function answerCost(result: unknown): number {
 export function fetchPart(markdown: string, offset: number, answer: (text: string) => unknown, maxBytes = mcpLimits.resultMaxBytes): { text: string; nextOffset?: number } {
   const room = maxBytes - 4096; // the JSON-RPC envelope
   const rest = markdown.slice(offset);
-  if (answerCost(answer(rest)) <= room) return { text: rest };
-  // every character costs at least two bytes (raw, then escaped again): no part is longer than half the room
+  // every character costs at least two bytes (raw, then escaped again): a rest longer than half the room never fits
+  if (rest.length * 2 <= room && answerCost(answer(rest)) <= room) return { text: rest };
   let length = Math.min(rest.length, Math.floor(room / 2));
   while (length > 1 && answerCost(answer(rest.slice(0, length))) > room) length = Math.floor(length / 2);
   // grow back while it fits (halving leaves up to half the room unused), to within a line or so of the cap

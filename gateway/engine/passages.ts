@@ -251,8 +251,9 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
     .sort((a, b) => b.score - a.score || a.source - b.source);
 }
 
-/** Subsections a lead-in can announce, listed at most. */
+/** Subsections a lead-in can announce, listed at most, and the characters of each one's label. */
 const ANNOUNCED_SUBSECTIONS = 12;
+const SUBSECTION_LABEL_CHARS = 120;
 
 /**
  * A passage that ends on a lead-in (`there are several strategies:`) whose section ends there, because what it
@@ -273,7 +274,7 @@ export function withAnnouncedSubsections(passage: Block[], source: PassageSource
     .slice(at + 1, end)
     .filter((child) => child.depth === childDepth && child.anchor)
     .slice(0, ANNOUNCED_SUBSECTIONS)
-    .map((child) => `- [${linkLabel(child.heading)}](${source.url}#${child.anchor})`);
+    .map((child) => `- [${linkLabel(child.heading.length > SUBSECTION_LABEL_CHARS ? `${child.heading.slice(0, SUBSECTION_LABEL_CHARS)}…` : child.heading)}](${source.url}#${child.anchor})`);
   return items.length ? [...passage, { kind: 'list', markdown: items.join('\n') }] : passage;
 }
 
