@@ -23,6 +23,9 @@ export const docsToolInputs: ReadonlyMap<string, z.ZodType> = new Map(mcpTools.m
  * travels (raw in structuredContent, escaped again in the text), stays under the cap; the
  * pages past it are reported inline with status 413, to be fetched by another call.
  */
+/** What an MCP answer holds besides its tool result: the JSON-RPC envelope, with room to spare. */
+const ENVELOPE_BYTES = 4096;
+
 /** Bytes a tool result costs in an MCP answer: its JSON raw in structuredContent, and escaped again in the text. */
 function answerCost(result: unknown): number {
   const json = JSON.stringify(result);
@@ -35,7 +38,7 @@ function answerCost(result: unknown): number {
  * the offset the next call starts from. `answer` builds the tool's result around a text, to measure it.
  */
 export function fetchPart(markdown: string, offset: number, answer: (text: string) => unknown, maxBytes = mcpLimits.resultMaxBytes): { text: string; nextOffset?: number } {
-  const room = maxBytes - 4096; // the JSON-RPC envelope
+  const room = maxBytes - ENVELOPE_BYTES;
   const rest = markdown.slice(offset);
   // every character costs at least two bytes (raw, then escaped again): a rest longer than half the room never fits
   if (rest.length * 2 <= room && answerCost(answer(rest)) <= room) return { text: rest };
@@ -52,16 +55,15 @@ export function fetchPart(markdown: string, offset: number, answer: (text: strin
 }
 
 export function fitBatch(batch: BatchMarkdownResponseT, maxBytes = mcpLimits.resultMaxBytes): BatchMarkdownResponseT {
-  const cost = answerCost;
   const leftOut = (path: string) => ({ path, ok: false as const, status: 413, detail: `Left out: this batch would pass the ${maxBytes} bytes one MCP answer may carry. Fetch this page in another call.` });
   // room for the JSON-RPC envelope, and for every page to be left out if it comes to that
-  let room = maxBytes - 4096;
-  for (const entry of batch.results) room -= entry.ok ? cost(leftOut(entry.path)) : cost(entry);
+  let room = maxBytes - ENVELOPE_BYTES;
+  for (const entry of batch.results) room -= entry.ok ? answerCost(leftOut(entry.path)) : answerCost(entry);
   let full = false; // request order: nothing after the first page left out
   return {
     results: batch.results.map((entry) => {
       if (!entry.ok) return entry;
-      const extra = cost(entry) - cost(leftOut(entry.path));
+      const extra = answerCost(entry) - answerCost(leftOut(entry.path));
       if (!full && extra <= room) {
         room -= extra;
         return entry;

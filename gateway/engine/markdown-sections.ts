@@ -36,6 +36,34 @@ export interface Section {
 export const TWIN_INDEX_POINTER = 'Index of every page of this site, as Markdown: ';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/** The marker of a fence `line` opens (a backtick fence's info string holds no backtick), else undefined. */
+function fenceOpening(line: string): string | undefined {
+  const open = FENCE.exec(line);
+  return open && !(open[1]![0] === '`' && open[2]!.includes('`')) ? open[1]! : undefined;
+}
+
+/** Whether `line` closes the fence `marker` opened: a run of its character at least as long, and nothing after it. */
+function closesFence(marker: string, line: string): boolean {
+  const close = FENCE.exec(line);
+  return !!close && close[1]!.startsWith(marker) && close[2]!.trim() === '';
+}
+
+/**
+ * Whether the lines read so far leave a code fence open, whatever their indentation (lines of a list item or a quote's
+ * inside): for cutting a block between lines, never inside its code.
+ */
+export function fenceTracker(): { open: () => boolean; read: (line: string) => void } {
+  let marker: string | undefined;
+  return {
+    open: () => marker !== undefined,
+    read: (line) => {
+      const bare = line.trimStart();
+      if (marker === undefined) marker = fenceOpening(bare);
+      else if (closesFence(marker, bare)) marker = undefined;
+    },
+  };
+}
 const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])\s/;
 
 /**
@@ -104,28 +132,26 @@ export function markdownSections(markdown: string): Section[] {
     const line = all[i]!;
     if (fence) {
       fence.lines.push(line);
-      const close = FENCE.exec(line);
-      if (close && close[1]!.startsWith(fence.marker) && close[2]!.trim() === '') {
+      if (closesFence(fence.marker, line)) {
         current().blocks.push({ kind: 'code', markdown: fence.lines.join('\n'), lang: fence.lang });
         fence = null;
       }
       continue;
     }
-    const open = FENCE.exec(line);
-    if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
+    const marker = fenceOpening(line);
+    if (marker !== undefined) {
       // a fence inside a list item stays part of the list
       if (lines.length && current() && kindOf(lines[0]!) === 'list' && /^\s+/.test(line)) {
         lines.push(line);
         const indent = /^\s*/.exec(line)![0];
         for (i++; i < all.length; i++) {
           lines.push(all[i]!);
-          const close = FENCE.exec(all[i]!.slice(Math.min(indent.length, /^\s*/.exec(all[i]!)![0].length)));
-          if (close && close[1]!.startsWith(open[1]!) && close[2]!.trim() === '') break;
+          if (closesFence(marker, all[i]!.slice(Math.min(indent.length, /^\s*/.exec(all[i]!)![0].length)))) break;
         }
         continue;
       }
       flush();
-      fence = { marker: open[1]!, lang: open[2]!.trim().split(/[\s{[]/)[0] ?? '', lines: [line] };
+      fence = { marker, lang: FENCE.exec(line)![2]!.trim().split(/[\s{[]/)[0] ?? '', lines: [line] };
       continue;
     }
     const heading = atxHeading(line);

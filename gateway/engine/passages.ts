@@ -24,7 +24,7 @@
  */
 import { Lru } from './lru.ts';
 import type { Corrections } from './search.ts';
-import { markdownSections, type Block, type Section } from './markdown-sections.ts';
+import { fenceTracker, markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
 import { QUESTION_FILLER, STOPWORDS, primaryTerm, textTerms } from './text.ts';
 import { isTypingSlip } from './typing-slips.ts';
@@ -482,19 +482,6 @@ function fitBlock(block: Block, budget: number, score: (text: string) => number,
   return { kind: 'quote', markdown: prefixed.slice(from, to).join('\n>\n') };
 }
 
-/** Whether the lines read so far leave a code fence open (a fence closes with a run of its own character, as long or longer). */
-function fenceTracker(): { open: () => boolean; read: (line: string) => void } {
-  let marker: string | null = null;
-  return {
-    open: () => marker !== null,
-    read: (line) => {
-      const m = /^[ \t]*(`{3,}|~{3,})(.*)$/.exec(line);
-      if (!m) return;
-      if (marker === null) marker = m[1]!;
-      else if (m[1]![0] === marker[0] && m[1]!.length >= marker.length && m[2]!.trim() === '') marker = null;
-    },
-  };
-}
 
 /**
  * The passage of a section to quote: whole blocks, code and lists intact (join them with a blank line). Empty when

@@ -30,6 +30,8 @@ export interface LinkTable {
   sections: Set<string>;
   /** Root-relative targets resolve the same from every page: resolved once each. */
   rooted: Map<string, ResolvedLink>;
+  /** Markdown files read as partials, not pages (isPartial): the build counts them, so none goes missing unseen. */
+  partials: number;
   /** The pages' URLs on a Docusaurus site (docusaurusPages), made when a root-relative link first finds no page. */
   docusaurus?: Map<string, string>;
 }
@@ -146,11 +148,6 @@ export function contentFiles(dir: string): string[] {
   return markdownFiles(dir).filter((p) => !isPartial(p));
 }
 
-/** The Markdown files that are partials (isPartial): the build counts them in its notes, so none goes missing unseen. */
-export function partialFiles(dir: string): string[] {
-  return markdownFiles(dir).filter(isPartial);
-}
-
 function markdownFiles(dir: string): string[] {
   return treeFiles(dir)
     .filter((p) => /\.mdx?$/.test(p) && !/^(portfolio|public)\//.test(p))
@@ -199,7 +196,10 @@ export function linkTable(contentDir: string): LinkTable {
   if (known) return known;
   const pages = new Map<string, string>();
   const sections = new Set<string>();
-  for (const file of contentFiles(dir)) {
+  const files = markdownFiles(dir);
+  const partials = files.filter(isPartial).length;
+  for (const file of files) {
+    if (isPartial(file)) continue;
     const id = file.replace(/\.mdx?$/, '');
     let url: string;
     try {
@@ -214,7 +214,7 @@ export function linkTable(contentDir: string): LinkTable {
   }
   // The new URLs themselves, for links already written that way.
   for (const url of new Set(pages.values())) if (!pages.has(url.slice(1))) pages.set(url.slice(1), url);
-  const table = { contentDir: dir, pages, sections, rooted: new Map<string, ResolvedLink>() };
+  const table = { contentDir: dir, pages, sections, partials, rooted: new Map<string, ResolvedLink>() };
   tables.set(dir, table);
   return table;
 }

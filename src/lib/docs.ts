@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
 import { addressOf, sectionTitle } from './routes.ts';
-import { partialFiles, readContentFile } from './content-links.ts';
+import { readContentFile } from './content-links.ts';
 import { pageTwin, type PageTwin } from './markdown-twin.ts';
 import { writeRedirects } from './redirects.ts';
 import { contentTypes, loadSiteConfig, type ContentType } from './site-config.ts';
@@ -99,12 +99,6 @@ function readCategory(contentDir: string, folder: string, sources: SourcePages):
   };
 }
 
-/** The folder below CONTENT_DIR a page's section comes from (`docs/` kept when the tree starts with it), or undefined for a root page. */
-function sectionFolder(entryId: string): string | undefined {
-  const parts = entryId.split('/');
-  const lead = parts[0] === 'docs' && parts.length > 1 ? parts.shift()! : undefined;
-  return parts.length > 1 ? (lead ? `${lead}/${parts[0]}` : parts[0]) : undefined;
-}
 
 /** The whole source file of an entry: the collection does not retain bodies (see content.config.ts). */
 function sourceOf(entry: CollectionEntry<'docs'>): string {
@@ -146,11 +140,10 @@ async function buildModel(): Promise<DocsModel> {
   });
 
   const categories = new Map<string, Category>();
-  for (const page of pages) {
-    const folder = sectionFolder(page.entry.id);
-    if (folder !== undefined && !categories.has(page.section)) categories.set(page.section, readCategory(site.contentDir, folder, sources));
+  for (const { section, folder } of addresses) {
+    if (folder !== undefined && !categories.has(section)) categories.set(section, readCategory(site.contentDir, folder, sources));
   }
-  sources.count('files or folders starting with _, read as partials (included, not pages)', partialFiles(site.contentDir).length);
+  sources.count('files or folders starting with _, read as partials (included, not pages)', sources.table.partials);
   const bySection = new Map<string, DocPage[]>();
   for (const page of pages) {
     const list = bySection.get(page.section) ?? [];

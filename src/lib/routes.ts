@@ -21,6 +21,8 @@ export interface PageAddress {
   page: string;
   path: string;
   defaultType: ContentType;
+  /** The folder below the content folder the section comes from (`docs/guide`, `guide`); undefined for a root page. */
+  folder?: string;
 }
 
 /** "Mocking_Classes" → "mocking-classes": lower-case ASCII letters, digits and single hyphens. */
@@ -46,7 +48,7 @@ export const MAX_SEGMENT = 200;
  */
 export function addressOf(entryId: string, filePath = entryId): PageAddress {
   const parts = entryId.split('/');
-  if (parts[0] === 'docs' && parts.length > 1) parts.shift();
+  const lead = parts[0] === 'docs' && parts.length > 1 ? `${parts.shift()}/` : '';
   const folder = parts.length > 1 ? parts[0]! : undefined;
   const pageParts = folder === undefined ? parts : parts.slice(1);
   if (pageParts.length > 1 && pageParts[pageParts.length - 1]!.toLowerCase() === 'index') pageParts.pop();
@@ -58,7 +60,7 @@ export function addressOf(entryId: string, filePath = entryId): PageAddress {
       throw new Error(`${filePath}: its URL segment "${slug.slice(0, 40)}…" would be ${slug.length} characters, at most ${MAX_SEGMENT}: each page is a file named after it (with .html.br added), and a file name stops at 255 bytes. Shorten its folder or file names.`);
     }
   }
-  return { section, page, path: `/docs/${section}/${page}`, defaultType: typeFolders[section] ?? 'docs' };
+  return { section, page, path: `/docs/${section}/${page}`, defaultType: typeFolders[section] ?? 'docs', folder: folder === undefined ? undefined : `${lead}${folder}` };
 }
 
 /** "getting-started" → "Getting started". */

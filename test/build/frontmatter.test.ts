@@ -13,33 +13,38 @@ function contentWith(files: Record<string, string>): string {
   return dir;
 }
 
+/** Builds the files as a content tree; returns the build's output and whether it succeeded. */
+async function build(files: Record<string, string>): Promise<{ code: number | null; output: string; distDir: string }> {
+  const result = await buildSite(contentWith(files));
+  dirs.push(result.distDir);
+  return result;
+}
+
+/** The output of a build of the files that must fail. */
+async function failedBuild(files: Record<string, string>): Promise<string> {
+  const { code, output } = await build(files);
+  expect(code).not.toBe(0);
+  return output;
+}
+
 describe('frontmatter validation', () => {
   it('fails the build naming the file and the bad field', async () => {
-    const dir = contentWith({
+    const output = await failedBuild({
       'docs/guide/good.md': '---\ntitle: Good\n---\n\nFine.\n',
       'docs/guide/broken.md': '---\ntitle: 42\ndescription: a title that is not text\n---\n\nBody.\n',
     });
-    const { code, output, distDir } = await buildSite(dir);
-    dirs.push(distDir);
-    expect(code).not.toBe(0);
     expect(output).toContain('broken.md');
     expect(output).toMatch(/title/);
   }, 120_000);
 
   it('fails the build on an unknown content type, naming the field', async () => {
-    const dir = contentWith({ 'docs/guide/typo.md': '---\ntitle: Typo\ntype: skil\n---\n\nBody.\n' });
-    const { code, output, distDir } = await buildSite(dir);
-    dirs.push(distDir);
-    expect(code).not.toBe(0);
+    const output = await failedBuild({ 'docs/guide/typo.md': '---\ntitle: Typo\ntype: skil\n---\n\nBody.\n' });
     expect(output).toContain('typo.md');
     expect(output).toMatch(/type/);
   }, 120_000);
 
   it('fails the build on a title of nothing but spaces', async () => {
-    const dir = contentWith({ 'docs/guide/blank.md': '---\ntitle: "  "\n---\n\nBody.\n' });
-    const { code, output, distDir } = await buildSite(dir);
-    dirs.push(distDir);
-    expect(code).not.toBe(0);
+    const output = await failedBuild({ 'docs/guide/blank.md': '---\ntitle: "  "\n---\n\nBody.\n' });
     expect(output).toContain('blank');
     expect(output).toContain('title must not be empty');
   }, 120_000);
@@ -48,7 +53,7 @@ describe('frontmatter validation', () => {
 describe('the order other tools write', () => {
   it('sorts by order, else Starlight, Docusaurus, Just the Docs and Hugo fields, never failing on one that is no number', async () => {
     const page = (title: string, field: string) => `---\ntitle: ${title}\n${field}\n---\n\nBody.\n`;
-    const dir = contentWith({
+    const { code, output, distDir } = await build({
       'guide/a.md': page('Alpha', 'sidebar_position: 3'),
       'guide/b.md': page('Beta', 'sidebar:\n  order: 1'),
       'guide/c.md': page('Gamma', 'weight: "2"'),
@@ -62,8 +67,6 @@ describe('the order other tools write', () => {
       // Docusaurus reads it as YAML: a comment is not JSON, and the file is set aside, not the build
       'guide/_category_.json': '{\n  # the guide\n  "label": "Not read", "position": 0\n}',
     });
-    const { code, output, distDir } = await buildSite(dir);
-    dirs.push(distDir);
     expect(code, output.slice(-2000)).toBe(0);
     expect(readManifest(distDir).pages.map((p) => p.title)).toEqual(['Ex', 'Why', 'Epsilon', 'Beta', 'Gamma', 'Alpha', 'Delta']);
     const llms = readSiteFile(distDir, 'llms.txt');
@@ -74,11 +77,9 @@ describe('the order other tools write', () => {
 
 describe('titles and descriptions over several lines', () => {
   it('are one line in the manifest, the twin and llms.txt, whose link text keeps its brackets escaped', async () => {
-    const dir = contentWith({
+    const { code, output, distDir } = await build({
       'docs/guide/multi.md': '---\ntitle: |\n  Use [x](y)\n  twice\ndescription: |\n  First line.\n\n  # Not a heading\n---\n\nBody.\n',
     });
-    const { code, output, distDir } = await buildSite(dir);
-    dirs.push(distDir);
     expect(code, output.slice(-2000)).toBe(0);
     const page = readManifest(distDir).pages.find((p) => p.path === '/docs/guide/multi')!;
     expect(page.title).toBe('Use [x](y) twice');
