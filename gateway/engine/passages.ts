@@ -348,7 +348,7 @@ function unitWindow(units: readonly string[], budget: number, separator: number,
 /**
  * Prose cut to `budget` characters, `…` included: whole sentences around the best one, or, when that sentence alone is
  * longer, the run of words that matches best (a word longer than the budget cut, never between the halves of a
- * character); `…` where text was left out. A cut never leaves a code span open.
+ * character); `…` where text was left out. A cut never leaves a code span open, nor a link cut in two.
  */
 function fitProse(text: string, budget: number, score: (text: string) => number, prefer: 'best' | 'end'): string {
   // every run of white space one space (a single space, by far the most common, is left as it is)
@@ -363,7 +363,8 @@ function fitProse(text: string, budget: number, score: (text: string) => number,
     // one sentence longer than the budget: runs of whole words, the best of them; each run's space is looked for
     // within the run only, so a text with no space is cut in one pass
     const runs: string[] = [];
-    for (let at = 0; at < window.length; ) {
+    const links = linkSpans(window);
+    for (let at = 0, link = 0; at < window.length; ) {
       let end = Math.min(window.length, at + room);
       if (end < window.length && window[end] !== ' ') {
         let space = end - 1;
@@ -371,7 +372,11 @@ function fitProse(text: string, budget: number, score: (text: string) => number,
         if (space > at) end = space;
         else if (end - at > 1 && /[\uD800-\uDBFF]/.test(window[end - 1]!)) end--;
       }
-      runs.push(window.slice(at, end));
+      // a link is not cut in two: the run ends before it (unless it starts the run, a link longer than the budget)
+      while (link < links.length && links[link]![1] <= end) link++;
+      const [linkStart] = links[link] ?? [end];
+      if (linkStart < end && linkStart > at) end = linkStart;
+      runs.push(window.slice(at, end).trimEnd());
       at = window[end] === ' ' ? end + 1 : end;
     }
     kept = runs[unitWindow(runs, room, 1, score, prefer)[0]] ?? '';
@@ -381,6 +386,14 @@ function fitProse(text: string, budget: number, score: (text: string) => number,
   const before = from > 0 || !window.startsWith(kept);
   const after = to < sentences.length || !window.endsWith(kept);
   return `${before ? `${ELLIPSIS} ` : ''}${kept}${after ? ` ${ELLIPSIS}` : ''}`;
+}
+
+/** An inline link or image, `[text](url "title")`, with one level of parentheses in its url (`…/Foo_(bar)`). */
+const INLINE_LINK = /!?\[[^[\]\n]*\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\)/g;
+
+/** Where a text's inline links start and end, in order: a cut between words keeps each whole, so it still links. */
+function linkSpans(text: string): [start: number, end: number][] {
+  return Array.from(text.matchAll(INLINE_LINK), (m) => [m.index, m.index + m[0].length] as [number, number]);
 }
 
 /** A line that opens or closes a code fence, quoted or not (each part of the pattern starts with its own character, so a long run of spaces is read once). */

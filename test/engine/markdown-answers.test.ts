@@ -141,6 +141,14 @@ describe('sections an extractive answer quotes', () => {
     expect(run!.markdown.length).toBeLessThanOrEqual(900);
     expect(run!.markdown).toContain('`needle`');
     expect((run!.markdown.match(/`/g) ?? []).length % 2).toBe(0);
+    // links between the words are kept whole wherever the cut falls, so each still links
+    for (let shift = 0; shift < 12; shift++) {
+      const linked = Array.from({ length: 3_000 }, (_, i) => (i === 2_000 ? 'needle' : i % 7 === shift % 7 ? `[see the guide on topic ${i}](/docs/topic-${i} "Topic (${i})")` : `word${i % 97}`)).join(' ');
+      const [cut] = quoted(linked, 'needle');
+      expect(cut!.markdown).toContain('needle');
+      expect(cut!.markdown.length).toBeLessThanOrEqual(900);
+      expect(cut!.markdown.replace(/\[see the guide on topic \d+\]\(\/docs\/topic-\d+ "Topic \(\d+\)"\)/g, '')).not.toMatch(/[[\]()]/);
+    }
     // a list: whole items around the one that matches; a table: its header and whole rows
     const list = Array.from({ length: 300 }, (_, i) => `- **option${i}**: ${i === 200 ? 'sets the retry count' : 'does something else entirely'}`).join('\n');
     const [items] = quoted(list, 'retry count');
