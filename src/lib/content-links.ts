@@ -19,7 +19,7 @@
 // (includes, linked assets) check where it really is (insideTree).
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { join, posix, resolve, sep } from 'node:path';
+import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { addressOf } from './routes.ts';
 import { loadSiteConfig } from './site-config.ts';
 
@@ -49,14 +49,48 @@ const pageExtension = /\.(md|mdx|html)$/i;
 const assetExtension = /\.[a-z][a-z0-9]{0,5}$/i;
 const scheme = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
 
-/** Calls `visit` for every entry below dir that is not a folder (files, links), with its path relative to dir; dot folders and node_modules skipped. */
-function walkTree(dir: string, visit: (path: string, entry: Dirent) => void, rel = ''): void {
+/**
+ * Calls `visit` for every entry below dir that is not a folder (files, links), with its path relative to dir; dot
+ * folders and node_modules skipped. A symbolic link to a folder is visited as a link and then walked, as VitePress's
+ * and Astro's globs walk it, when it may be read (insideTree) and does not lead to a folder the walk is in (a
+ * cycle); `followed` says which. `chain` holds the real paths of the folders the walk is in; a real folder's is its
+ * parent's plus its name, so only links cost a `realpath`.
+ */
+function walkTree(dir: string, visit: (path: string, entry: Dirent, followed: boolean) => void, rel = '', realDir = realPath(resolve(dir)) ?? resolve(dir), chain: readonly string[] = [realDir]): void {
   for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const path = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) walkTree(dir, visit, path);
-    else visit(path, entry);
+    if (entry.isDirectory()) {
+      const real = join(realDir, entry.name);
+      walkTree(dir, visit, path, real, [...chain, real]);
+      continue;
+    }
+    const target = entry.isSymbolicLink() ? linkedFolder(dir, path, chain) : undefined;
+    visit(path, entry, target !== undefined);
+    if (target !== undefined) walkTree(dir, visit, path, target, [...chain, target]);
   }
+}
+
+/** The real path of the folder a link below dir leads to, when walkTree walks it: readable, and no cycle. */
+function linkedFolder(dir: string, path: string, chain: readonly string[]): string | undefined {
+  const abs = join(dir, path);
+  const real = realPath(abs);
+  if (real === undefined || !statSync(real).isDirectory() || !insideTree(dir, abs)) return undefined;
+  return chain.some((folder) => real === folder || folder.startsWith(real + sep)) ? undefined : real;
+}
+
+/** Symbolic links to folders below dir that walkTree does not walk (cycles, links out of the tree): globs leave them out too. */
+export function unwalkedLinkedFolders(dir: string): string[] {
+  const out: string[] = [];
+  walkTree(dir, (path, entry, followed) => {
+    if (entry.isSymbolicLink() && !followed && realPath(join(dir, path)) !== undefined && statSync(join(dir, path)).isDirectory()) out.push(path);
+  });
+  return out;
+}
+
+/** A path as a glob pattern that matches it alone: the characters globs read as syntax escaped. */
+export function globLiteral(path: string): string {
+  return path.replace(/[\\*?[\](){}!+@|]/g, '\\$&');
 }
 
 /** Files below dir, as paths relative to it (walkTree). */
@@ -97,8 +131,12 @@ export function badContentLinks(dir: string): BadContentLink[] {
   const root = realPath(resolve(dir));
   if (root === undefined) return [];
   const out: BadContentLink[] = [];
+  const seen = new Set<string>(); // a link in a linked folder is met once through each path to it
   walkTree(dir, (path, entry) => {
     if (!entry.isSymbolicLink()) return;
+    const where = join(realPath(dirname(join(dir, path))) ?? '', basename(path));
+    if (seen.has(where)) return;
+    seen.add(where);
     const target = realPath(join(dir, path));
     if (target === undefined) out.push({ link: path, target: readlinkSync(join(dir, path)), problem: 'missing' });
     else if (target !== root && !target.startsWith(root + sep)) out.push({ link: path, target, problem: 'outside' });

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { contentFiles, forgetLinkTable, linkTable, readContentFile, resolveLink, treeKey } from './content-links.ts';
+import { contentFiles, forgetLinkTable, globLiteral, linkTable, readContentFile, resolveLink, treeKey, unwalkedLinkedFolders } from './content-links.ts';
 import { isForeignMdx } from './foreign-mdx.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
 import { lineSyntax } from './markdown-lines.ts';
@@ -38,8 +38,11 @@ export function docsLoader(base: string): Loader {
       const pages = markdownPages(contentDir);
       // retainBody: false keeps raw bodies out of the data store Astro inlines into the
       // prerender bundle (−9 s and −0.5 GB at 10,000 pages); the twin reads the file instead.
-      const foreign = pages.filter((f) => f.endsWith('.mdx')).map((f) => `!${f}`);
-      const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**', '!**/_*/**', '!**/_*.mdx', ...foreign], base, generateId: idFromPath, retainBody: false });
+      // the glob sees the files the tree walk sees (content-links.ts walkTree): file names taken literally, and linked
+      // folders it does not walk (cycles) left out
+      const foreign = pages.filter((f) => f.endsWith('.mdx')).map((f) => `!${globLiteral(f)}`);
+      const unwalked = unwalkedLinkedFolders(contentDir).map((f) => `!${globLiteral(f)}/**`);
+      const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**', '!**/_*/**', '!**/_*.mdx', ...foreign, ...unwalked], base, generateId: idFromPath, retainBody: false });
       const markdownIds = new Set(pages.map((f) => idFromPath({ entry: f })));
       // The glob loader deletes the entries it did not load: it sees only the others.
       const store = new Proxy(context.store, {

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { badContentLinks, checkContentLinks, checkContentTree, forgetLinkTable, insideTree, linkTable, resolveLink } from '../../src/lib/content-links.ts';
+import { badContentLinks, checkContentLinks, checkContentTree, contentFiles, forgetLinkTable, globLiteral, insideTree, linkTable, resolveLink, unwalkedLinkedFolders } from '../../src/lib/content-links.ts';
 import { SourceConverter } from '../../src/lib/source-markdown.ts';
 
 const outside = mkdtempSync(join(tmpdir(), 'symlinks-outside-'));
@@ -24,6 +24,8 @@ symlinkSync(join(outside, 'key.png'), join(tree, 'guide/key.png')); // an asset 
 symlinkSync(join(tree, 'guide/sample.ts'), join(tree, 'guide/alias.ts')); // inside: a file like any other
 symlinkSync(join(tree, 'guide'), join(tree, 'guide-again')); // inside: a folder
 symlinkSync(join(outside, 'gone.md'), join(tree, 'guide/dangling.md')); // leads nowhere: nothing to read
+mkdirSync(join(tree, 'guide/deep'));
+symlinkSync(tree, join(tree, 'guide/deep/top')); // inside, but a cycle: the walk is in that folder already
 
 afterAll(() => {
   rmSync(tree, { recursive: true, force: true });
@@ -76,6 +78,20 @@ describe('symbolic links in the content folder', () => {
   it('names a content folder that is not there, or is a file', () => {
     expect(() => checkContentTree(join(outside, 'nope'))).toThrow(`CONTENT_DIR is ${join(outside, 'nope')}, which is not there`);
     expect(() => checkContentTree(join(outside, 'secret.md'))).toThrow('which is not a folder');
+  });
+
+  it('walks a linked folder inside the tree as the globs of VitePress and Astro do, a cycle never', () => {
+    const files = contentFiles(tree);
+    expect(files).toEqual(expect.arrayContaining(['guide/index.md', 'guide-again/index.md']));
+    expect(files.some((f) => f.includes('deep/top'))).toBe(false);
+    expect(unwalkedLinkedFolders(tree).sort()).toEqual(['guide-again/deep/top', 'guide/deep/top', 'shared']);
+    process.env.CONTENT_SYMLINKS = 'follow';
+    expect(contentFiles(tree)).toContain('shared/secret.md');
+    expect(unwalkedLinkedFolders(tree).sort()).toEqual(['guide-again/deep/top', 'guide/deep/top']);
+  });
+
+  it('writes a path as a glob that matches it alone', () => {
+    expect(globLiteral('guide/a[1](x){y}*?!+@|.mdx')).toBe('guide/a\\[1\\]\\(x\\)\\{y\\}\\*\\?\\!\\+\\@\\|.mdx');
   });
 
   it('tells a link inside the tree from one out of it', () => {

@@ -479,6 +479,29 @@ describe('file names with spaces and parentheses', () => {
     expect(twin).toContain(`![two](${fixtureSiteUrl}/assets/guide/img%20dir/shot%20(1).png)`);
     expect(existsSync(join(distDir, 'site/assets/guide/img dir/shot (1).png'))).toBe(true);
   }, 300_000);
+
+  it('read a page named like a glob as itself, and pages of a linked folder as the tree walk does, .md and .mdx alike', async () => {
+    const dir = writeTree(
+      {
+        'guide/index.md': '# Guide\n',
+        // `[1](x)` as a glob matches `a1x.mdx`: the other tool's page must be read as Markdown, its look-alike as MDX
+        'guide/a[1](x).mdx': "---\ntitle: Foreign\n---\nimport Tabs from '@theme/Tabs';\n\nForeign words.\n",
+        'guide/a1x.mdx': '---\ntitle: Look-alike\n---\n\nMDX words.\n',
+        'shared/page.md': '# Shared page\n',
+        'shared/other.mdx': '---\ntitle: Shared MDX\n---\n\nShared words.\n',
+      },
+      'agent-docs-byod-',
+    );
+    dirs.push(dir);
+    symlinkSync('../shared', join(dir, 'guide/linked'));
+    symlinkSync('..', join(dir, 'guide/loop')); // a cycle: never walked, by the tree walk or the MDX glob
+    const { code, output, distDir } = await build(dir);
+    expect(code, output.slice(-2000)).toBe(0);
+    const paths = readManifest(distDir).pages.map((p) => p.path);
+    expect(paths).toEqual(expect.arrayContaining(['/docs/guide/a-1-x', '/docs/guide/a1x', '/docs/guide/linked-page', '/docs/guide/linked-other']));
+    expect(paths.filter((p) => p.includes('loop'))).toEqual([]);
+    expect(readSiteFile(distDir, 'docs/guide/a-1-x.md')).toContain('Foreign words.');
+  }, 300_000);
 });
 
 describe('Markdown twins of the fixture site', () => {
