@@ -202,12 +202,22 @@ export function isPartial(path: string): boolean {
   return parts.some((part) => part.startsWith('_')) || (file.startsWith('_') && file.toLowerCase() !== '_index.md');
 }
 
+/** A file of the tree as a render depends on it: its path, size and time (`gone` when it is no longer there). */
+export function fileStamp(dir: string, path: string): string {
+  try {
+    const st = statSync(join(dir, path));
+    return `${path}:${st.size}:${Math.floor(st.mtimeMs)}`;
+  } catch {
+    return `${path}:gone`;
+  }
+}
+
 /**
  * What a page's rendered HTML depends on beyond its own text: the set of pages (links
  * resolve against it) and the other files (code includes, assets) with their sizes and
  * times. astro.config.mjs keys the content-layer cache on it, so adding, removing or
  * renaming a page, or changing a snippet, renders every page afresh; editing a page
- * re-renders that page only.
+ * re-renders that page and the pages that include it (docs-loader.ts includeStamp).
  */
 export function treeKey(dir: string): string {
   const parts = treeFiles(resolve(dir))
@@ -220,8 +230,7 @@ export function treeKey(dir: string): string {
         const { slug, id } = docusaurusFields(frontMatterHead(join(dir, p)));
         return slug === undefined && id === undefined ? p : `${p}:${slug ?? ''}:${id ?? ''}`;
       }
-      const st = statSync(join(dir, p));
-      return `${p}:${st.size}:${Math.floor(st.mtimeMs)}`;
+      return fileStamp(dir, p);
     });
   return createHash('sha256').update(resolve(dir)).update('\n').update(parts.join('\n')).digest('hex').slice(0, 12);
 }

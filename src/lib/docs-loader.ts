@@ -6,14 +6,14 @@
 // components, src/lib/foreign-mdx.ts): those are read as Markdown too. The conversion
 // depends on the whole tree (links resolve against the set of
 // pages, includes read other files), so an entry's digest is its text plus the tree's
-// key (treeKey): editing a page re-renders that page, adding a page or changing a
-// snippet re-renders all.
+// key (treeKey): editing a page re-renders that page and the pages that include it
+// (their stored stamp of it, includeStamp), adding a page or changing a snippet re-renders all.
 import { join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
-import { contentFiles, forgetLinkTable, globLiteral, linkTable, readContentFile, resolveLink, treeKey, unwalkedLinkedFolders } from './content-links.ts';
+import { contentFiles, fileStamp, forgetLinkTable, globLiteral, isPartial, linkTable, readContentFile, resolveLink, treeKey, unwalkedLinkedFolders } from './content-links.ts';
 import { isForeignMdx } from './foreign-mdx.ts';
 import { SourceConverter, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
 import { lineSyntax } from './markdown-lines.ts';
@@ -67,6 +67,21 @@ export function docsLoader(base: string): Loader {
   };
 }
 
+/**
+ * A page included by another (`<!--@include: ./part.md-->`): the tree's key names pages by their path only (each
+ * page's own text is its digest's business), so the pages including one keep its size and time to see it change.
+ */
+const isIncludedPage = (file: string) => /\.mdx?$/.test(file) && !isPartial(file);
+
+function includeStamp(contentDir: string, files: readonly string[]): string {
+  return files.map((file) => fileStamp(contentDir, file)).join('\n');
+}
+
+function includesUnchanged(contentDir: string, stored: DataEntry): boolean {
+  const includes = (stored.rendered?.metadata as StoredRendering | undefined)?.includes;
+  return includes === undefined || includeStamp(contentDir, includes.files) === includes.stamp;
+}
+
 async function loadMarkdown(context: LoaderContext, contentDir: string, pages: string[]): Promise<void> {
   const key = treeKey(contentDir);
   const table = linkTable(contentDir);
@@ -91,14 +106,17 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     const contents = readContentFile(abs);
     const digest = context.generateDigest(`${key}\n${contents}`);
     const stored = context.store.get(id);
-    if (stored?.digest === digest && (stored.rendered?.html || packs.has(sliceOf(stored)?.pack ?? ''))) return;
+    if (stored?.digest === digest && (stored.rendered?.html || packs.has(sliceOf(stored)?.pack ?? '')) && includesUnchanged(contentDir, stored)) return;
     const { frontmatter, content } = parseFrontmatter(contents, { frontmatter: 'remove' });
     const data = await context.parseData({ id, data: frontmatter, filePath: abs });
     // The leading "# Title" gives way to the layout's <h1> (it is the page title, src/lib/source-pages.ts).
     // a home page's hero and features (VitePress, Starlight) lead its body, as in its twin (src/lib/source-pages.ts)
-    const body = new SourceConverter(html).convert(withHome(frontmatter, takeLeadingHeading(lineSyntax(content)).rest), file);
+    const converter = new SourceConverter(html);
+    const body = converter.convert(withHome(frontmatter, takeLeadingHeading(lineSyntax(content)).rest), file);
     // A leading newline: a body that starts with a "---" rule is not frontmatter.
     const entry = { id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered: await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) }) };
+    const included = [...converter.read].filter(isIncludedPage).sort();
+    if (included.length > 0) entry.rendered.metadata = { ...entry.rendered.metadata, includes: { files: included, stamp: includeStamp(contentDir, included) } satisfies StoredRendering['includes'] };
     // A page with images Astro processes keeps its HTML in the store: render() rewrites their references.
     if (entry.rendered.metadata?.imagePaths?.length) context.store.set(entry);
     else rendered.push(entry);

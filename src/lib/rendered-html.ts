@@ -28,6 +28,8 @@ export interface HtmlSlice {
 export type StoredRendering = {
   headings?: MarkdownHeading[];
   html?: HtmlSlice;
+  /** Pages the page includes (`<!--@include: -->`), with their stamp when it was rendered (docs-loader.ts includeStamp). */
+  includes?: { files: string[]; stamp: string };
 };
 
 /** The folder of the packs under a content-layer cache directory. */

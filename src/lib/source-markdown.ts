@@ -186,16 +186,20 @@ function anchorMarker(text: string, mode: 'html' | 'twin'): string {
 
 export class SourceConverter {
   private readonly ctx: SourceContext;
+  /** The files of the tree this converter has read (includes), relative to the content dir. */
+  readonly read: Set<string> = new Set();
   constructor(ctx: SourceContext) {
     this.ctx = ctx;
   }
 
   /** A file inside the content dir, or undefined (never reads outside the tree). */
-  private read(fromFile: string, path: string): { file: string; text: string } | undefined {
+  private readFile(fromFile: string, path: string): { file: string; text: string } | undefined {
     const file = path.startsWith('@/') ? posix.normalize(path.slice(2)) : posix.join(posix.dirname(fromFile), path);
     const abs = resolve(this.ctx.contentDir, file);
     if (relative(this.ctx.contentDir, abs).startsWith('..') || !existsSync(abs) || !statSync(abs).isFile() || !insideTree(this.ctx.contentDir, abs)) return undefined;
-    return { file: relative(this.ctx.contentDir, abs).split('\\').join('/'), text: readContentFile(abs) };
+    const read = { file: relative(this.ctx.contentDir, abs).split('\\').join('/'), text: readContentFile(abs) };
+    this.read.add(read.file);
+    return read;
   }
 
   /**
@@ -305,7 +309,7 @@ export class SourceConverter {
       }
       const mdInclude = hasTag && line.includes('@include') ? markdownInclude.exec(line) : null;
       if (mdInclude) {
-        const found = depth < 5 ? this.read(file, mdInclude[1]!.replace(/\{[^}]*\}$/, '')) : undefined;
+        const found = depth < 5 ? this.readFile(file, mdInclude[1]!.replace(/\{[^}]*\}$/, '')) : undefined;
         this.ctx.note(found ? 'Markdown includes inlined' : 'Markdown includes not found (left out)');
         if (found) {
           const text = lineSyntax(found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, ''));
@@ -466,7 +470,7 @@ export class SourceConverter {
   private codeInclude(file: string, m: RegExpExecArray): string[] {
     const [, indent, rawPath, meta, label] = m as unknown as [string, string, string, string | undefined, string | undefined];
     const [path, regionName] = rawPath.split('#') as [string, string | undefined];
-    const found = this.read(file, path);
+    const found = this.readFile(file, path);
     let code = found?.text;
     if (code !== undefined && regionName) code = region(code, regionName);
     if (code === undefined) {

@@ -4,7 +4,7 @@
 // its theme's components build as they are; a collision, a broken link, a symbolic link out
 // of the tree and an MDX page nested too deeply fail the build naming what is wrong. Plus the twins of the main fixture:
 // absolute links and the llms.txt pointer.
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from '../../scripts/lib/astro-build.ts';
@@ -501,6 +501,23 @@ describe('file names with spaces and parentheses', () => {
     expect(paths).toEqual(expect.arrayContaining(['/docs/guide/a-1-x', '/docs/guide/a1x', '/docs/guide/linked-page', '/docs/guide/linked-other']));
     expect(paths.filter((p) => p.includes('loop'))).toEqual([]);
     expect(readSiteFile(distDir, 'docs/guide/a-1-x.md')).toContain('Foreign words.');
+  }, 300_000);
+});
+
+describe('a page included by another (VitePress `parts/`)', () => {
+  it('re-renders the pages that include it when it changes, from a warm content cache', async () => {
+    const dir = writeTree({ 'guide/index.md': '# Guide\n\n<!--@include: ./parts/steps.md-->\n', 'guide/parts/steps.md': '# Steps\n\nStep one.\n' }, 'agent-docs-byod-');
+    dirs.push(dir);
+    const cache = writeTree({}, 'agent-docs-cache-');
+    dirs.push(cache);
+    const first = await build(dir, { ASTRO_CACHE_DIR: cache });
+    expect(first.code, first.output.slice(-2000)).toBe(0);
+    expect(prose(first.distDir, '/docs/guide/index')).toContain('Step one.');
+    writeFileSync(join(dir, 'guide/parts/steps.md'), '# Steps\n\nStep two, and more.\n');
+    const second = await build(dir, { ASTRO_CACHE_DIR: cache });
+    expect(second.code, second.output.slice(-2000)).toBe(0);
+    expect(prose(second.distDir, '/docs/guide/index')).toContain('Step two, and more.');
+    expect(prose(second.distDir, '/docs/guide/parts-steps')).toContain('Step two, and more.');
   }, 300_000);
 });
 
