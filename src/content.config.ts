@@ -32,22 +32,25 @@ const asOrder = (value: unknown): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
+/** A label as other tools' frontmatter may write it: a string with text, on one line; anything else is no label. */
+const asLabel = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.replace(/\s+/g, ' ').trim() : undefined);
+
 /**
- * A page's order as other docs tools write it, when it gives no `order` of its own: Starlight's `sidebar.order`,
- * Docusaurus's `sidebar_position`, Just the Docs' `nav_order`, Hugo's `weight`. Read leniently and never an error:
- * they are those tools' fields, and a tree brought here unchanged keeps its pages' order.
+ * A page's order and navigation label as other docs tools write them, when it gives no `order` of its own: Starlight's
+ * `sidebar.order` and `sidebar.label`, Docusaurus's `sidebar_position` and `sidebar_label`, Just the Docs'
+ * `nav_order`, Hugo's `weight` and `linkTitle`. Read leniently and never an error: they are those tools' fields, and a
+ * tree brought here unchanged keeps its pages' order and the short names its navigation shows.
  */
 const docsFrontmatter = frontmatter
-  .extend({ sidebar: z.unknown().optional(), sidebar_position: z.unknown().optional(), nav_order: z.unknown().optional(), weight: z.unknown().optional() })
-  .transform(({ sidebar, sidebar_position, nav_order, weight, ...data }) => ({
-    ...data,
-    order:
-      data.order ??
-      asOrder(typeof sidebar === 'object' && sidebar !== null ? (sidebar as { order?: unknown }).order : undefined) ??
-      asOrder(sidebar_position) ??
-      asOrder(nav_order) ??
-      asOrder(weight),
-  }));
+  .extend({ sidebar: z.unknown().optional(), sidebar_position: z.unknown().optional(), sidebar_label: z.unknown().optional(), nav_order: z.unknown().optional(), weight: z.unknown().optional(), linkTitle: z.unknown().optional() })
+  .transform(({ sidebar, sidebar_position, sidebar_label, nav_order, weight, linkTitle, ...data }) => {
+    const starlight = typeof sidebar === 'object' && sidebar !== null ? (sidebar as { order?: unknown; label?: unknown }) : {};
+    return {
+      ...data,
+      order: data.order ?? asOrder(starlight.order) ?? asOrder(sidebar_position) ?? asOrder(nav_order) ?? asOrder(weight),
+      navLabel: asLabel(starlight.label) ?? asLabel(sidebar_label) ?? asLabel(linkTitle),
+    };
+  });
 
 export const collections = {
   docs: defineCollection({

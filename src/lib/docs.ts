@@ -18,6 +18,8 @@ export interface DocPage extends PageTwin {
   page: string;
   type: ContentType;
   title: string;
+  /** What the navigation (sidebar, previous and next) calls the page: its other tool's sidebar label, else its title. */
+  navLabel: string;
   description: string;
   order: number;
   /** Old URLs answered with a 301 to this page (frontmatter redirect_from). */
@@ -132,6 +134,7 @@ async function buildModel(): Promise<DocsModel> {
       page: address.page,
       type: entry.data.type ?? sectionOrder.get(address.section)?.type ?? address.defaultType,
       title: source.title,
+      navLabel: entry.data.navLabel ?? source.title,
       description: entry.data.description ?? '',
       order: entry.data.order ?? Number.MAX_SAFE_INTEGER,
       redirectFrom: entry.data.redirect_from,

@@ -50,13 +50,13 @@ describe('frontmatter validation', () => {
   }, 120_000);
 });
 
-describe('the order other tools write', () => {
-  it('sorts by order, else Starlight, Docusaurus, Just the Docs and Hugo fields, never failing on one that is no number', async () => {
+describe('the order and navigation labels other tools write', () => {
+  it('sorts by order, else Starlight, Docusaurus, Just the Docs and Hugo fields, never failing on one that is no number; labels the navigation with their sidebar labels', async () => {
     const page = (title: string, field: string) => `---\ntitle: ${title}\n${field}\n---\n\nBody.\n`;
     const { code, output, distDir } = await build({
-      'guide/a.md': page('Alpha', 'sidebar_position: 3'),
-      'guide/b.md': page('Beta', 'sidebar:\n  order: 1'),
-      'guide/c.md': page('Gamma', 'weight: "2"'),
+      'guide/a.md': page('Alpha', 'sidebar_position: 3\nsidebar_label: Short A'),
+      'guide/b.md': page('Beta', 'sidebar:\n  order: 1\n  label: B short'),
+      'guide/c.md': page('Gamma', 'weight: "2"\nlinkTitle: 3'),
       'guide/d.md': page('Delta', 'nav_order: banana'),
       'guide/e.md': page('Epsilon', 'order: 0\nsidebar_position: 99'),
       // Docusaurus folders: `_category_.json` titles and orders a section that sections.json does not name
@@ -69,6 +69,13 @@ describe('the order other tools write', () => {
     });
     expect(code, output.slice(-2000)).toBe(0);
     expect(readManifest(distDir).pages.map((p) => p.title)).toEqual(['Ex', 'Why', 'Epsilon', 'Beta', 'Gamma', 'Alpha', 'Delta']);
+    // the sidebar and the previous and next links say the label; the page, its twin and the manifest keep the title
+    const epsilon = readSiteFile(distDir, 'docs/guide/e.html');
+    expect(epsilon).toContain('<a href="/docs/guide/a">Short A</a>');
+    expect(epsilon).toContain('<a href="/docs/guide/c">Gamma</a>'); // a label that is no text is no label
+    expect(epsilon).toMatch(/rel="next">[^]*?<span class="pager-title">B short<\/span>/);
+    expect(readSiteFile(distDir, 'docs/guide/a.html')).toContain('>Alpha</h1>');
+    expect(readSiteFile(distDir, 'docs/guide/a.md')).toMatch(/^# Alpha$/m);
     const llms = readSiteFile(distDir, 'llms.txt');
     expect(llms).toMatch(/## Tutorial - Extras[^]*## Tutorial - Basics[^]*## Guide/);
     expect(output).toContain('_category_.json files that are not plain JSON, ignored: 1');
