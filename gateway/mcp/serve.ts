@@ -108,12 +108,16 @@ function checkRequest(types: Sdk[0], message: RpcMessage, ep: McpEndpoint): Resp
   return undefined;
 }
 
-/** The answer with a tool result or resource over the cap replaced by an error naming the cap. */
-function capped(text: string, message: RpcMessage): string {
+/**
+ * The answer with a tool result or resource over the cap replaced by an error naming the cap, and what to do instead:
+ * a resource has no paging, but the `fetch` tool reads the same page in parts.
+ */
+export function capped(text: string, message: RpcMessage): string {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= mcpLimits.resultMaxBytes || (message.method !== 'tools/call' && message.method !== 'resources/read')) return text;
-  const why = `The result would be ${bytes} bytes, more than the ${mcpLimits.resultMaxBytes} bytes one MCP response may carry; ask for less (fewer paths, a smaller limit) or read the page over HTTP.`;
-  if (message.method === 'resources/read') return JSON.stringify(errorBody(message.id, rpc.server, why));
+  const over = `The result would be ${bytes} bytes, more than the ${mcpLimits.resultMaxBytes} bytes one MCP response may carry`;
+  if (message.method === 'resources/read') return JSON.stringify(errorBody(message.id, rpc.server, `${over}; read the page with the fetch tool, which answers in parts (offset, next_offset), or over HTTP.`));
+  const why = `${over}; ask for less (fewer paths, a smaller limit) or read the page over HTTP.`;
   return JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: why }], isError: true } });
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AskResponse, BatchMarkdownResponse } from '../../gateway/contract/docs-api.ts';
 import { McpFetchOutput, McpSearchOutput, mcpLimits, mcpTools } from '../../gateway/contract/mcp.ts';
 import { fetchPart, fitBatch } from '../../gateway/docs/mcp.ts';
+import { capped } from '../../gateway/mcp/serve.ts';
 import { fixtureBuild, readSiteFile } from '../helpers/manifest.ts';
 import { expectApiHeaders, expectProblem, expectValid, useGateway } from './helpers.ts';
 
@@ -239,6 +240,18 @@ describe('HTTP edges of /api/mcp', () => {
     const part = fetchPart(emoji, 0, answer, 60_000);
     expect(part.text.length % 2).toBe(0);
     expect(part.nextOffset).toBe(part.text.length);
+  });
+
+  it('an answer over the output cap becomes an error naming the cap; a resource\'s points at fetch, which reads in parts', () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 3, result: { contents: [{ uri: 'x', text: 'x'.repeat(mcpLimits.resultMaxBytes) }] } });
+    const resource = JSON.parse(capped(big, { id: 3, method: 'resources/read' }));
+    expect(resource.id).toBe(3);
+    expect(resource.error.message).toContain(`more than the ${mcpLimits.resultMaxBytes} bytes`);
+    expect(resource.error.message).toContain('fetch tool, which answers in parts (offset, next_offset)');
+    const tool = JSON.parse(capped(big, { id: 4, method: 'tools/call' }));
+    expect(tool.result.isError).toBe(true);
+    expect(tool.result.content[0].text).toContain('ask for less');
+    expect(capped(big, { id: 5, method: 'resources/list' })).toBe(big); // lists are not capped
   });
 
   it('fetch_batch stays under the output cap of one MCP answer; pages past it are reported, in order', async () => {
