@@ -288,12 +288,17 @@ export function linkLabel(text: string): string {
 
 const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+:\*\*/;
+/** An item that is a bold word alone: a flag among an option's fields (`- **Deprecated**`, `- **Experimental**`). */
+const FLAG_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+\*\*\s*$/;
 
-/** A list whose every item is a `**Label:** value` field: the Type, Default and CLI lines that open an option's section. */
+/**
+ * A list of `**Label:** value` fields, and perhaps flags: the Type, Default and CLI lines (and a Deprecated) that open
+ * an option's section.
+ */
 function isFieldList(block: Block): boolean {
   if (block.kind !== 'list') return false;
   const items = block.markdown.split('\n').filter((line) => LIST_ITEM_LINE.test(line));
-  return items.length > 0 && items.every((line) => FIELD_ITEM_LINE.test(line));
+  return items.some((line) => FIELD_ITEM_LINE.test(line)) && items.every((line) => FIELD_ITEM_LINE.test(line) || FLAG_ITEM_LINE.test(line));
 }
 
 function blockScore(block: Block, terms: readonly string[], alternatives: readonly Alternative[][]): number {

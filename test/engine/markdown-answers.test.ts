@@ -109,6 +109,14 @@ describe('sections an extractive answer quotes', () => {
     ]);
   });
 
+  it('quote a deprecated option with what replaces it: a bold flag among its fields is a field too', () => {
+    const [section] = markdownSections('# Build\n\n## build.rollupOptions\n\n- **Type:** `RolldownOptions`\n- **Deprecated**\n\nThis option is an alias of `build.rolldownOptions`. Use that instead.\n\n## build.other\n\nOther.\n').filter((x) => x.heading === 'build.rollupOptions');
+    expect(sectionPassage(section!, 'build.rollupOptions vs build.rolldownOptions').map((b) => b.markdown)).toEqual([
+      '- **Type:** `RolldownOptions`\n- **Deprecated**',
+      'This option is an alias of `build.rolldownOptions`. Use that instead.',
+    ]);
+  });
+
   it('quote the list a lead-in announces even when it is longer than a passage of prose', () => {
     const steps = Array.from({ length: 12 }, (_, i) => `${i + 1}. **Step ${i + 1}:** the hooks of this stage run, in the order they were defined in the file`).join('\n');
     expect(steps.length).toBeGreaterThan(900);
