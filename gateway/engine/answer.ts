@@ -285,11 +285,12 @@ const FURTHER_PASSAGE_SHARE = 0.25;
 
 /** The passage as Markdown with ` [n]` after its last paragraph or list (never inside code, a quote or a table). */
 function withMarker(blocks: readonly Block[], n: number): string {
-  const parts = blocks.map((b) => b.markdown);
+  // a block's trailing blank lines (a list whose last item ends in a fence) would open a gap of two empty lines
+  const parts = blocks.map((b) => b.markdown.trimEnd());
   for (let i = blocks.length - 1; i >= 0; i--) {
     if (blocks[i]!.kind !== 'paragraph' && blocks[i]!.kind !== 'list') continue;
-    if (/(```|~~~)\s*$/.test(parts[i]!)) continue; // a list item that ends in a fence
-    parts[i] = `${parts[i]!.replace(/\s+$/, '')} [${n}]`;
+    if (/(```|~~~)$/.test(parts[i]!)) continue; // a list item that ends in a fence
+    parts[i] = `${parts[i]!} [${n}]`;
     return parts.join('\n\n');
   }
   return `From [${n}]:\n\n${parts.join('\n\n')}`;

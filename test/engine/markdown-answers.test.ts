@@ -109,6 +109,18 @@ describe('sections an extractive answer quotes', () => {
     ]);
   });
 
+  it('leave one blank line after a list whose last item ends in a fence', async () => {
+    // a list longer than a passage, cut to its item that matches
+    const item = (name: string, what: string) => `- \`${name}: boolean\`\n\n  ${what} ${'More words about this option follow here. '.repeat(4)}\n\n  \`\`\`ts\n  getByRole('checkbox', { ${name}: true })\n  \`\`\`\n`;
+    const list = [item('checked', 'Whether checked elements count.'), ...['pressed', 'expanded', 'selected', 'disabled'].map((n) => item(n, 'Another state.'))].join('\n');
+    const options = page('locators', 'Locators', `## Options\n\n${list}\n## Other\n\nUnrelated.`);
+    const guide = page('guide', 'Guide', 'Checked elements count when the checked option is set on the locator.');
+    let text = '';
+    await answer({ query: 'checked elements option', mode: 'generate', sources: [guide, options], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toContain('```\n\n');
+    expect(text).not.toMatch(/\n\s*\n\s*\n/);
+  });
+
   it('quote a deprecated option with what replaces it: a bold flag among its fields is a field too', () => {
     const [section] = markdownSections('# Build\n\n## build.rollupOptions\n\n- **Type:** `RolldownOptions`\n- **Deprecated**\n\nThis option is an alias of `build.rolldownOptions`. Use that instead.\n\n## build.other\n\nOther.\n').filter((x) => x.heading === 'build.rollupOptions');
     expect(sectionPassage(section!, 'build.rollupOptions vs build.rolldownOptions').map((b) => b.markdown)).toEqual([
