@@ -74,12 +74,14 @@ function answerTerms(text: string, splitCase = false): string[] {
 /**
  * Markdown as the reader reads it: a link's destination is not prose (every link to `https://…` would otherwise make
  * its section hold `http`, `github`, `com`), so inline links and images keep their text, autolinks and reference
- * definitions go.
+ * definitions go, and so does a URL written out in prose or code (`'https://github.com/org/repo/pull/7953'` is no
+ * section about pull requests).
  */
 function readText(markdown: string): string {
   return markdown
     .replace(/\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g, ']')
     .replace(/<(?:https?|mailto):[^>\s]*>/g, ' ')
+    .replace(/\bhttps?:\/\/[^\s<>()[\]'"`]+/g, ' ')
     .replace(/^\s{0,3}\[[^\]]+\]:\s+\S+.*$/gm, ' ');
 }
 

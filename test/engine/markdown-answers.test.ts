@@ -98,6 +98,10 @@ describe('sections an extractive answer quotes', () => {
   it('read a link by its text: its destination holds no words of the section (`https://` is not "https")', () => {
     const options = page('server', 'Server Options', '## server.watch\n\nEnable watching in dev, see [the options](https://rolldown.rs/watch "Watch") and <https://github.com/x>.\n\n[watch]: https://example.com/\n\n## server.https\n\nEnable TLS and HTTP/2.');
     expect(rankSections('how do I enable https in dev', [options])[0]!.label).toBe('Server Options › server.https');
+    // nor does a URL written out, in code or in prose
+    const annotate = page('context', 'Test Context', "## annotate\n\nAdd an annotation to the test, see https://example.com/docs/issues.\n\n```ts\nawait annotate('https://github.com/org/repo/pull/7953', 'issues')\n```");
+    expect(rankSections('github pull request', [annotate])).toEqual([]); // no word of it is in the section
+    expect(rankSections('how do I add an annotation to a test', [annotate])[0]!.coverage).toBeGreaterThanOrEqual(COVERED_THRESHOLD);
   });
 
   it('quote an option with what it does, not its Type and Default alone', () => {
