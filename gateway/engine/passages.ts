@@ -79,10 +79,10 @@ function answerTerms(text: string, splitCase = false): string[] {
  */
 function readText(markdown: string): string {
   return markdown
+    .replace(/^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+.*$/gm, ' ')
     .replace(/\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g, ']')
     .replace(/<(?:https?|mailto):[^>\s]*>/g, ' ')
-    .replace(/\bhttps?:\/\/[^\s<>()[\]'"`]+/g, ' ')
-    .replace(/^\s{0,3}\[[^\]]+\]:\s+\S+.*$/gm, ' ');
+    .replace(/\bhttps?:\/\/[^\s<>()[\]'"`]+/g, ' ');
 }
 
 function termCounts(text: string, splitCase = false): Map<string, number> {
@@ -395,8 +395,12 @@ function fitProse(text: string, budget: number, score: (text: string) => number,
   return `${before ? `${ELLIPSIS} ` : ''}${kept}${after ? ` ${ELLIPSIS}` : ''}`;
 }
 
-/** An inline link or image, `[text](url "title")`, with one level of parentheses in its url (`…/Foo_(bar)`). */
-const INLINE_LINK = /!?\[[^[\]\n]*\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\)/g;
+/**
+ * An inline link or image, `[text](url "title")`: one level of brackets in its text (a badge `[![alt](img)](url)`,
+ * `[the [beta] guide](url)`), a `<url with spaces>` or a url with one level of parentheses (`…/Foo_(bar)`), a title in
+ * double or single quotes or parentheses. Each part starts with its own character, so a match never backtracks far.
+ */
+const INLINE_LINK = /!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\((?:<[^<>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\)/g;
 
 /** Where a text's inline links start and end, in order: a cut between words keeps each whole, so it still links. */
 function linkSpans(text: string): [start: number, end: number][] {

@@ -19,7 +19,7 @@
 // (includes, linked assets) check where it really is (insideTree).
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, readSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { basename, dirname, join, posix, resolve, sep } from 'node:path';
+import { join, posix, resolve, sep } from 'node:path';
 import { addressOf } from './routes.ts';
 import { loadSiteConfig } from './site-config.ts';
 
@@ -50,40 +50,63 @@ const assetExtension = /\.[a-z][a-z0-9]{0,5}$/i;
 const scheme = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
 
 /**
- * Calls `visit` for every entry below dir that is not a folder (files, links), with its path relative to dir; dot
- * folders and node_modules skipped. A symbolic link to a folder is visited as a link and then walked, as VitePress's
- * and Astro's globs walk it, when it may be read (insideTree) and does not lead to a folder the walk is in (a
- * cycle); `followed` says which. `chain` holds the real paths of the folders the walk is in; a real folder's is its
- * parent's plus its name, so only links cost a `realpath`.
+ * Calls `visit` for every entry below dir that is not a folder (files, links), with its path relative to dir, in name
+ * order; dot folders and node_modules skipped. A symbolic link to a folder is visited as a link (`followed` true or
+ * false; undefined for any other entry) and walked only when it leads out of the content folder and may be read
+ * (CONTENT_SYMLINKS=follow), and only the first time the walk meets that folder, so no folder is walked twice whatever
+ * the links: a link to a folder inside the tree (`latest` → `v2`) adds no second copy of its pages, and links that
+ * lead to each other or back up the tree end at once.
  */
-function walkTree(dir: string, visit: (path: string, entry: Dirent, followed: boolean) => void, rel = '', realDir = realPath(resolve(dir)) ?? resolve(dir), chain: readonly string[] = [realDir]): void {
-  for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
-    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    const path = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) {
-      const real = join(realDir, entry.name);
-      walkTree(dir, visit, path, real, [...chain, real]);
-      continue;
+function walkTree(dir: string, visit: (path: string, entry: Dirent, followed: boolean | undefined) => void): void {
+  const root = realPath(resolve(dir)) ?? resolve(dir);
+  const walked = [root]; // the real folders whose whole tree the walk reads: the content folder, linked folders out of it
+  const walk = (rel: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(dir, rel), { withFileTypes: true });
+    } catch (err) {
+      if (rel === '') throw err;
+      throw new Error(`The folder ${rel} of the content folder ${resolve(dir)} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).`);
     }
-    const target = entry.isSymbolicLink() ? linkedFolder(dir, path, chain) : undefined;
-    visit(path, entry, target !== undefined);
-    if (target !== undefined) walkTree(dir, visit, path, target, [...chain, target]);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        walk(path);
+        continue;
+      }
+      const target = entry.isSymbolicLink() ? linkedFolder(join(dir, path)) : undefined;
+      const follow = target !== undefined && following() && !walked.some((folder) => within(target, folder) || within(folder, target));
+      visit(path, entry, target === undefined ? undefined : follow);
+      if (follow) {
+        walked.push(target);
+        walk(path);
+      }
+    }
+  };
+  walk('');
+}
+
+/** Whether `path` is `folder` or below it (a root such as `/` already ends in the separator). */
+function within(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+}
+
+/** The real path of the folder a symbolic link leads to; undefined for a link to a file or to nothing. */
+function linkedFolder(link: string): string | undefined {
+  try {
+    return statSync(link).isDirectory() ? realpathSync(link) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
-/** The real path of the folder a link below dir leads to, when walkTree walks it: readable, and no cycle. */
-function linkedFolder(dir: string, path: string, chain: readonly string[]): string | undefined {
-  const abs = join(dir, path);
-  const real = realPath(abs);
-  if (real === undefined || !statSync(real).isDirectory() || !insideTree(dir, abs)) return undefined;
-  return chain.some((folder) => real === folder || folder.startsWith(real + sep)) ? undefined : real;
-}
-
-/** Symbolic links to folders below dir that walkTree does not walk (cycles, links out of the tree): globs leave them out too. */
+/** Symbolic links to folders below dir that walkTree does not walk (inside the tree, met before, unreadable): globs leave them out too. */
 export function unwalkedLinkedFolders(dir: string): string[] {
   const out: string[] = [];
-  walkTree(dir, (path, entry, followed) => {
-    if (entry.isSymbolicLink() && !followed && realPath(join(dir, path)) !== undefined && statSync(join(dir, path)).isDirectory()) out.push(path);
+  walkTree(dir, (path, _entry, followed) => {
+    if (followed === false) out.push(path);
   });
   return out;
 }
@@ -116,7 +139,7 @@ export function insideTree(contentDir: string, abs: string): boolean {
   const root = realPath(resolve(contentDir));
   const real = realPath(abs);
   if (root === undefined || real === undefined) return false;
-  return real === root || real.startsWith(root + sep) || following();
+  return within(real, root) || following();
 }
 
 /** A symbolic link below the content folder that the build cannot read: it leads out of the folder, or to nothing. */
@@ -131,15 +154,11 @@ export function badContentLinks(dir: string): BadContentLink[] {
   const root = realPath(resolve(dir));
   if (root === undefined) return [];
   const out: BadContentLink[] = [];
-  const seen = new Set<string>(); // a link in a linked folder is met once through each path to it
   walkTree(dir, (path, entry) => {
     if (!entry.isSymbolicLink()) return;
-    const where = join(realPath(dirname(join(dir, path))) ?? '', basename(path));
-    if (seen.has(where)) return;
-    seen.add(where);
     const target = realPath(join(dir, path));
     if (target === undefined) out.push({ link: path, target: readlinkSync(join(dir, path)), problem: 'missing' });
-    else if (target !== root && !target.startsWith(root + sep)) out.push({ link: path, target, problem: 'outside' });
+    else if (!within(target, root)) out.push({ link: path, target, problem: 'outside' });
   });
   return out;
 }
@@ -217,7 +236,7 @@ export function fileStamp(dir: string, path: string): string {
  * resolve against it) and the other files (code includes, assets) with their sizes and
  * times. astro.config.mjs keys the content-layer cache on it, so adding, removing or
  * renaming a page, or changing a snippet, renders every page afresh; editing a page
- * re-renders that page and the pages that include it (docs-loader.ts includeStamp).
+ * re-renders that page and the pages that include it (docs-loader.ts includesUnchanged).
  */
 export function treeKey(dir: string): string {
   const parts = treeFiles(resolve(dir))

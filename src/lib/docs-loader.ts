@@ -7,7 +7,7 @@
 // depends on the whole tree (links resolve against the set of
 // pages, includes read other files), so an entry's digest is its text plus the tree's
 // key (treeKey): editing a page re-renders that page and the pages that include it
-// (their stored stamp of it, includeStamp), adding a page or changing a snippet re-renders all.
+// (their stored stamp of it, includesUnchanged), adding a page or changing a snippet re-renders all.
 import { join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
@@ -53,6 +53,11 @@ export function docsLoader(base: string): Loader {
         },
       });
       await mdx.load({ ...context, store });
+      // the tree walk decides which MDX pages there are: the glob follows symbolic links by rules of its own
+      const walked = new Set(contentFiles(contentDir).filter((f) => f.endsWith('.mdx') && !markdownIds.has(idFromPath({ entry: f }))).map((f) => idFromPath({ entry: f })));
+      for (const id of store.keys()) if (!walked.has(id)) context.store.delete(id);
+      const missing = [...walked].filter((id) => !context.store.has(id));
+      if (missing.length) context.logger.warn(`MDX pages the glob loader did not read (behind symbolic links it does not follow), not built: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`);
       await loadMarkdown(context, contentDir, pages);
       // `astro dev`: a change in the tree syncs the Markdown pages again (unchanged ones are skipped by digest).
       context.watcher?.on('all', (_event, path) => {
@@ -73,13 +78,10 @@ export function docsLoader(base: string): Loader {
  */
 const isIncludedPage = (file: string) => /\.mdx?$/.test(file) && !isPartial(file);
 
-function includeStamp(contentDir: string, files: readonly string[]): string {
-  return files.map((file) => fileStamp(contentDir, file)).join('\n');
-}
-
+/** Whether the pages a stored render included are as they were when it read them (SourceConverter.read). */
 function includesUnchanged(contentDir: string, stored: DataEntry): boolean {
   const includes = (stored.rendered?.metadata as StoredRendering | undefined)?.includes;
-  return includes === undefined || includeStamp(contentDir, includes.files) === includes.stamp;
+  return includes === undefined || includes.files.map((file) => fileStamp(contentDir, file)).join('\n') === includes.stamp;
 }
 
 async function loadMarkdown(context: LoaderContext, contentDir: string, pages: string[]): Promise<void> {
@@ -115,11 +117,14 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     const body = converter.convert(withHome(frontmatter, takeLeadingHeading(lineSyntax(content)).rest), file);
     // A leading newline: a body that starts with a "---" rule is not frontmatter.
     const entry = { id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered: await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) }) };
-    const included = [...converter.read].filter(isIncludedPage).sort();
-    if (included.length > 0) entry.rendered.metadata = { ...entry.rendered.metadata, includes: { files: included, stamp: includeStamp(contentDir, included) } satisfies StoredRendering['includes'] };
-    // A page with images Astro processes keeps its HTML in the store: render() rewrites their references.
-    if (entry.rendered.metadata?.imagePaths?.length) context.store.set(entry);
-    else rendered.push(entry);
+    const included = [...converter.read].filter(([file]) => isIncludedPage(file)).sort(([a], [b]) => (a < b ? -1 : 1));
+    if (included.length > 0) entry.rendered.metadata = { ...entry.rendered.metadata, includes: { files: included.map(([file]) => file), stamp: included.map(([, stamp]) => stamp).join('\n') } satisfies StoredRendering['includes'] };
+    // A page with images Astro processes keeps its HTML in the store: render() rewrites their references. The store
+    // keeps an entry whose digest it already has (a page re-rendered for a changed include), so that one goes first.
+    if (entry.rendered.metadata?.imagePaths?.length) {
+      if (stored?.digest === digest) context.store.delete(id);
+      context.store.set(entry);
+    } else rendered.push(entry);
   };
   // Ten pages in flight, as Astro's glob loader keeps.
   let next = 0;

@@ -28,7 +28,7 @@ export interface HtmlSlice {
 export type StoredRendering = {
   headings?: MarkdownHeading[];
   html?: HtmlSlice;
-  /** Pages the page includes (`<!--@include: -->`), with their stamp when it was rendered (docs-loader.ts includeStamp). */
+  /** Pages the page includes (`<!--@include: -->`), with their stamps from when it read them (docs-loader.ts includesUnchanged). */
   includes?: { files: string[]; stamp: string };
 };
 

@@ -17,7 +17,7 @@ import { extname, posix, relative, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { componentLead, leadMarkdown } from './tool-components.ts';
 import { closesFence, fenceOpen, lineSyntax } from './markdown-lines.ts';
-import { insideTree, readContentFile } from './content-links.ts';
+import { fileStamp, insideTree, readContentFile } from './content-links.ts';
 import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 
 export type SourceMode = 'html' | 'twin';
@@ -186,8 +186,8 @@ function anchorMarker(text: string, mode: 'html' | 'twin'): string {
 
 export class SourceConverter {
   private readonly ctx: SourceContext;
-  /** The files of the tree this converter has read (includes), relative to the content dir. */
-  readonly read: Set<string> = new Set();
+  /** The files of the tree this converter has read (includes), relative to the content dir, each with its stamp (fileStamp) from just before it was read. */
+  readonly read: Map<string, string> = new Map();
   constructor(ctx: SourceContext) {
     this.ctx = ctx;
   }
@@ -197,9 +197,9 @@ export class SourceConverter {
     const file = path.startsWith('@/') ? posix.normalize(path.slice(2)) : posix.join(posix.dirname(fromFile), path);
     const abs = resolve(this.ctx.contentDir, file);
     if (relative(this.ctx.contentDir, abs).startsWith('..') || !existsSync(abs) || !statSync(abs).isFile() || !insideTree(this.ctx.contentDir, abs)) return undefined;
-    const read = { file: relative(this.ctx.contentDir, abs).split('\\').join('/'), text: readContentFile(abs) };
-    this.read.add(read.file);
-    return read;
+    const found = relative(this.ctx.contentDir, abs).split('\\').join('/');
+    this.read.set(found, fileStamp(this.ctx.contentDir, found));
+    return { file: found, text: readContentFile(abs) };
   }
 
   /**

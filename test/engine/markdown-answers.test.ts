@@ -101,6 +101,10 @@ describe('sections an extractive answer quotes', () => {
     // nor does a URL written out, in code or in prose
     const annotate = page('context', 'Test Context', "## annotate\n\nAdd an annotation to the test, see https://example.com/docs/issues.\n\n```ts\nawait annotate('https://github.com/org/repo/pull/7953', 'issues')\n```");
     expect(rankSections('github pull request', [annotate])).toEqual([]); // no word of it is in the section
+    // a reference definition is one line: what follows it is read
+    const defined = page('refs', 'Refs', '## Animals\n\nSee [the guide][zebra].\n\n[zebra]: https://example.com/x\n\nQuokka husbandry explained.');
+    const plain = page('refs', 'Refs', '## Animals\n\nSee [the guide][zebra].\n\nQuokka husbandry explained.');
+    expect(rankSections('quokka husbandry', [defined])[0]!.coverage).toBe(rankSections('quokka husbandry', [plain])[0]!.coverage);
     expect(rankSections('how do I add an annotation to a test', [annotate])[0]!.coverage).toBeGreaterThanOrEqual(COVERED_THRESHOLD);
   });
 
@@ -165,13 +169,24 @@ describe('sections an extractive answer quotes', () => {
     expect(run!.markdown.length).toBeLessThanOrEqual(900);
     expect(run!.markdown).toContain('`needle`');
     expect((run!.markdown.match(/`/g) ?? []).length % 2).toBe(0);
-    // links between the words are kept whole wherever the cut falls, so each still links
-    for (let shift = 0; shift < 12; shift++) {
-      const linked = Array.from({ length: 3_000 }, (_, i) => (i === 2_000 ? 'needle' : i % 7 === shift % 7 ? `[see the guide on topic ${i}](/docs/topic-${i} "Topic (${i})")` : `word${i % 97}`)).join(' ');
-      const [cut] = quoted(linked, 'needle');
-      expect(cut!.markdown).toContain('needle');
-      expect(cut!.markdown.length).toBeLessThanOrEqual(900);
-      expect(cut!.markdown.replace(/\[see the guide on topic \d+\]\(\/docs\/topic-\d+ "Topic \(\d+\)"\)/g, '')).not.toMatch(/[[\]()]/);
+    // links between the words are kept whole wherever the cut falls, so each still links: badges, brackets in the
+    // text, <destinations with spaces>, every kind of title
+    const links = [
+      (i: number) => `[see the guide on topic ${i}](/docs/topic-${i} "Topic (${i})")`,
+      (i: number) => `[![Build status ${i}](https://ci.example/badge-${i}.svg)](https://ci.example/job/${i})`,
+      (i: number) => `[the [beta] guide to ${i}](</docs/the guide ${i}> 'Guide ${i}')`,
+      (i: number) => `[one more link ${i}](/docs/x-${i} (title ${i}))`,
+    ];
+    for (const link of links) {
+      for (let shift = 0; shift < 12; shift++) {
+        const linked = Array.from({ length: 3_000 }, (_, i) => (i === 2_000 ? 'needle' : i % 7 === shift % 7 ? link(i) : `word${i % 97}`)).join(' ');
+        const [cut] = quoted(linked, 'needle');
+        expect(cut!.markdown).toContain('needle');
+        expect(cut!.markdown.length).toBeLessThanOrEqual(900);
+        let rest = cut!.markdown;
+        for (let i = 0; i < 3_000; i++) rest = rest.split(link(i)).join('');
+        expect(rest).not.toMatch(/[[\]()<>]/);
+      }
     }
     // a list: whole items around the one that matches; a table: its header and whole rows
     const list = Array.from({ length: 300 }, (_, i) => `- **option${i}**: ${i === 200 ? 'sets the retry count' : 'does something else entirely'}`).join('\n');
