@@ -35,6 +35,15 @@ export interface Section {
  */
 export const TWIN_INDEX_POINTER = 'Index of every page of this site, as Markdown: ';
 
+/**
+ * What a page says where a code include's file is missing (`<<< ./x.ts`, src/lib/source-markdown.ts writes it): the
+ * build's note to the reader, not the page's content, so a section does not hold it either.
+ */
+export function missingCodeNote(path: string): string {
+  return `*Code from \`${path}\` is not in the content folder.*`;
+}
+const MISSING_CODE_NOTE = /^\s*\*Code from `[^`\n]*` is not in the content folder\.\*$/;
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
 /** The marker of a fence `line` opens (a backtick fence's info string holds no backtick), else undefined. */
@@ -109,8 +118,8 @@ function kindOf(firstLine: string): BlockKind {
 }
 
 /**
- * Sections of a Markdown twin. The page's `# Title` line is dropped (the title is known), and so is the twin's pointer
- * to llms.txt in the intro (TWIN_INDEX_POINTER); the rest is kept.
+ * Sections of a Markdown twin. The page's `# Title` line is dropped (the title is known), and so are the twin's pointer
+ * to llms.txt in the intro (TWIN_INDEX_POINTER) and the build's notes of missing code (missingCodeNote); the rest is kept.
  */
 export function markdownSections(markdown: string): Section[] {
   const slugger = new GithubSlugger();
@@ -122,8 +131,8 @@ export function markdownSections(markdown: string): Section[] {
   const current = () => sections[sections.length - 1]!;
   const flush = () => {
     while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
-    const pointer = sections.length === 1 && lines.length === 1 && lines[0]!.startsWith(TWIN_INDEX_POINTER);
-    if (lines.length && !pointer) current().blocks.push({ kind: kindOf(lines[0]!), markdown: lines.join('\n') });
+    const note = lines.length === 1 && ((sections.length === 1 && lines[0]!.startsWith(TWIN_INDEX_POINTER)) || MISSING_CODE_NOTE.test(lines[0]!));
+    if (lines.length && !note) current().blocks.push({ kind: kindOf(lines[0]!), markdown: lines.join('\n') });
     lines = [];
   };
 

@@ -18,7 +18,7 @@ import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/headi
 import { componentLead, leadMarkdown } from './tool-components.ts';
 import { closesFence, fenceOpen, lineSyntax } from './markdown-lines.ts';
 import { fileStamp, insideTree, readContentFile } from './content-links.ts';
-import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
+import { atxHeading, missingCodeNote } from '../../gateway/engine/markdown-sections.ts';
 
 export type SourceMode = 'html' | 'twin';
 
@@ -475,7 +475,7 @@ export class SourceConverter {
     if (code !== undefined && regionName) code = region(code, regionName);
     if (code === undefined) {
       this.ctx.note('code includes not found (left out)');
-      return [`${indent}*Code from \`${rawPath}\` is not in the content folder.*`];
+      return [`${indent}${missingCodeNote(rawPath)}`];
     }
     this.ctx.note('code includes read from the tree');
     let lang = meta?.split(/[\s,]+/).find((w) => /^[a-z][\w#+-]*$/i.test(w)) ?? (extname(path).slice(1) || 'text');

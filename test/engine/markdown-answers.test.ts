@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { answer, type AnswerSource } from '../../gateway/engine/answer.ts';
 import { citationFilter } from '../../gateway/engine/citations.ts';
-import { TWIN_INDEX_POINTER, atxHeading, markdownSections } from '../../gateway/engine/markdown-sections.ts';
+import { TWIN_INDEX_POINTER, atxHeading, markdownSections, missingCodeNote } from '../../gateway/engine/markdown-sections.ts';
 import { COVERED_THRESHOLD, rankSections, sectionPassage } from '../../gateway/engine/passages.ts';
 
 describe('atxHeading', () => {
@@ -127,6 +127,11 @@ describe('sections an extractive answer quotes', () => {
     await answer({ query: 'checked elements option', mode: 'generate', sources: [guide, options], onModelFailure: 'extractive', onText: (t) => (text += t) });
     expect(text).toContain('```\n\n');
     expect(text).not.toMatch(/\n\s*\n\s*\n/);
+  });
+
+  it('never quote the build\'s note of a missing code include', () => {
+    const [section] = markdownSections(`# Bench\n\n## Compare\n\nVitest prints a comparison table.\n\n${missingCodeNote('./snippets/table.ansi')}\n\nThe table compares runs.\n`).filter((x) => x.heading === 'Compare');
+    expect(section!.blocks.map((b) => b.markdown)).toEqual(['Vitest prints a comparison table.', 'The table compares runs.']);
   });
 
   it('quote a deprecated option with what replaces it: a bold flag among its fields is a field too', () => {
