@@ -1,6 +1,6 @@
 // The typo index: distance limits by term length, transpositions as one edit, no
 // matches for short terms, nearest first, and agreement with a brute-force scan; the
-// segment's own index (built with it), the rare-term-with-a-common-neighbour case, and
+// segment's own index (built with it: words on two pages, or in a title or heading), the rare-term-with-a-common-neighbour case, and
 // 4-character terms, which get neighbours only when the index does not hold them.
 import { describe, expect, it } from 'vitest';
 import { buildTypoIndex, deletions, editDistance, inflectionSlips, maxTypoDistance, typoMatches } from '../../gateway/engine/search/typo-index.ts';
@@ -98,6 +98,17 @@ describe('typo index of a segment (built with the segment)', () => {
     for (const absent of ['enviroment', 'kubernet', 'config_valu', 'v2']) expect(targets.has(absent)).toBe(false);
     expect(segment.typoHashes.length).toBe(segment.typoTermIds.length);
     expect(Array.from(segment.typoHashes).every((h, i, a) => i === 0 || a[i - 1]! <= h)).toBe(true);
+  });
+
+  it('also holds the words of titles and section headings, on however few pages', () => {
+    const deploy = { ...fragment('/docs/deploy', 'Deploying', 'Pick a host. Netlify builds on every push. Surge is another host.'), anchors: [{ element: 'h2', id: 'netlify', text: 'Netlify', location: 3 }] };
+    const other = fragment('/docs/other', 'Other page', 'Nothing about hosts.');
+    const small = miniIndex([deploy, other]);
+    const words = new Set(Array.from(small.segment.typoTermIds, (id) => small.segment.terms.at(id)!));
+    expect(words.has('netlifi') || words.has('netlify')).toBe(true); // in a heading of one page
+    expect(words.has('deploi') || words.has('deploy')).toBe(true); // in a title of one page
+    expect(words.has('surg') || words.has('surge')).toBe(false); // in one page's text only
+    expect(small.ranked('netlfy').urls).toEqual(['/docs/deploy']);
   });
 
   it('a rare term whose near neighbour is common also matches the common one, below its own page', () => {

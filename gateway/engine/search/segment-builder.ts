@@ -226,7 +226,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     content.set(c, off);
     off += c.length;
   }
-  const typo = segmentTypoIndex(sortedVocabulary, bodyPostings.start, titlePostings.start);
+  const typo = segmentTypoIndex(sortedVocabulary, bodyPostings.start, titlePostings.start, headingPostings.start);
   return withSectionsAndStaticHits(termOfWord, {
     pageCount: n,
     pages,

@@ -142,18 +142,24 @@ export function buildTypoIndex(terms: List<string> | readonly string[], include:
   return { hashes, termIds };
 }
 
-/** Index terms a misspelling may aim at: words (letters only; identifiers and numbers are copied, not typed) on 2+ pages. */
+/**
+ * Index terms a misspelling may aim at: words (letters only; identifiers and numbers are copied, not typed) on 2+
+ * pages, or in a page's title or section headings.
+ */
 const TYPO_TARGET = /^[a-z]+$/;
 const TYPO_TARGET_MIN_PAGES = 2;
 
 /**
  * The typo index of a segment's sorted term dictionary, built with the segment (at build time, in the index builder's
- * process) and stored in its file: only words that occur on at least TYPO_TARGET_MIN_PAGES pages (body or title) are
- * targets — a word on one page is as often a typo, a name or a code as a word a reader means.
+ * process) and stored in its file. Targets are the words that occur on at least TYPO_TARGET_MIN_PAGES pages (body or
+ * title) of the segment — a word of one page's text is as often a typo, a name or a code as a word a reader means —
+ * and the words of titles and h2–h6 headings, which name what a page is about whatever their count: a small site's
+ * `## Netlify` is on one page, and `netlfy` must still find it.
  */
-export function segmentTypoIndex(terms: List<string> | readonly string[], bodyPostingsStart: Int32Array, titlePostingsStart: Int32Array): TypoIndexData {
-  const pages = (id: number) => bodyPostingsStart[id + 1]! - bodyPostingsStart[id]! + titlePostingsStart[id + 1]! - titlePostingsStart[id]!;
-  return buildTypoIndex(terms, (id) => isTypoTarget(terms.at(id)!, pages(id)));
+export function segmentTypoIndex(terms: List<string> | readonly string[], bodyPostingsStart: Int32Array, titlePostingsStart: Int32Array, headingPostingsStart: Int32Array): TypoIndexData {
+  const count = (start: Int32Array, id: number) => start[id + 1]! - start[id]!;
+  const named = (id: number) => count(titlePostingsStart, id) + count(headingPostingsStart, id) > 0;
+  return buildTypoIndex(terms, (id) => TYPO_TARGET.test(terms.at(id)!) && (named(id) || isTypoTarget(terms.at(id)!, count(bodyPostingsStart, id) + count(titlePostingsStart, id))));
 }
 
 /** Whether an index term on this many pages is a word a misspelling may stand for (see segmentTypoIndex). */
