@@ -10,6 +10,7 @@ import { EXCERPT_SCAN_WORDS, hitId } from '../../gateway/engine/search/hits.ts';
 import { FULL_EXCERPT_RANKS } from '../../gateway/engine/search/segment.ts';
 import { type ColdArray, inMemory } from '../../gateway/engine/search/cold-array.ts';
 import { closeSegmentFile, openSegmentFile, segmentFromFile } from '../../gateway/engine/search/index-file.ts';
+import { segmentCount } from '../../gateway/engine/search/index-cache.ts';
 import { queryTerms } from '../../gateway/engine/text.ts';
 import { loadManifest } from '../../gateway/engine/manifest.ts';
 import { buildFixtureSite, closePagefind, fixturePages, page } from './fixture-bundle.ts';
@@ -42,6 +43,15 @@ afterAll(async () => {
 const urls = (hits: SearchHit[]) => hits.map((h) => h.url);
 
 describe('createSearchEngine', () => {
+  it('builds a site in segments by its size, never by the machine alone: one up to 5,000 pages, one per core at most', () => {
+    expect([1, 224, 5_000].map((pages) => segmentCount(pages, 4))).toEqual([1, 1, 1]);
+    expect([5_001, 10_000, 20_000, 40_000].map((pages) => segmentCount(pages, 4))).toEqual([2, 2, 4, 4]);
+    expect([10_000, 20_000].map((pages) => segmentCount(pages, 2))).toEqual([2, 2]);
+    expect(segmentCount(20_000, 1)).toBe(1);
+    // the fixture site is small: one segment file, whatever the cores of the machine running the tests
+    expect(readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).every((f) => f.endsWith('-0of1.idx'))).toBe(true);
+  });
+
   it('rejects with a clear error when the bundle is missing (and the process survives)', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'engine-empty-'));
     try {

@@ -216,9 +216,9 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     prefetched = prefetchPrebuilt(opts.prebuiltIndexDir);
     buildId = opts.buildId === undefined ? (await loadManifest(opts.siteDir)).buildId : await opts.buildId;
     const fingerprint = fingerprintOf(bundles.map((b) => b.entry), buildId);
-    // Build one segment per worker in child processes (their transient memory is returned to the OS when they
-    // exit), open the segment files (hot parts read into SharedArrayBuffers, the files kept open for the cold
-    // arrays) and install them, shared, into every query worker.
+    // Build the segments (index-cache.ts segmentCount) in child processes (their transient memory is returned to the
+    // OS when they exit), open the segment files (hot parts read into SharedArrayBuffers, the files kept open for the
+    // cold arrays) and install them, shared, into every query worker.
     const r = await loadOrBuildSegments(opts.siteDir, fingerprint, defaultBuildParallelism(), { cacheDir: opts.indexCacheDir, prebuiltDir: opts.prebuiltIndexDir, prefetched });
     built = r.built;
     pool.files = r.segments; // closed with the pool

@@ -191,7 +191,8 @@ export async function loadOrBuildSegments(siteDir: string, fingerprint: string, 
   }
   const dir = base ?? mkdtempSync(join(tmpdir(), 'agent-docs-search-'));
   try {
-    const n = Math.max(1, parallel);
+    const pages = checkBundles(siteDir).reduce((sum, b) => sum + Object.values(b.entry.languages).reduce((n, l) => n + l.page_count, 0), 0);
+    const n = segmentCount(pages, Math.max(1, parallel));
     const files = Array.from({ length: n }, (_, k) => join(dir, `${fingerprint}-${k}of${n}.idx`));
     await Promise.all(files.map((f, k) => runBuilder([siteDir, String(k), String(n), f, fingerprint, publish ? '644' : '600'])));
     // open (kept open: a temporary directory's files stay readable through their descriptors once it is removed)
@@ -217,6 +218,19 @@ export function fingerprintOf(entries: readonly PagefindEntry[], buildId: string
 /** Parallel index builders: one per core, 1..4. */
 export function defaultBuildParallelism(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/** Pages per segment the site's size asks for (the Pagefind step's parts hold as many). */
+const SEGMENT_PAGES = 5_000;
+
+/**
+ * How many segments a site of `pages` pages is built in: one per SEGMENT_PAGES pages, at most one per parallel
+ * builder. What a segment decides alone — which words are typo targets, counted on its own pages (typo-index.ts) —
+ * then depends on the site, not on the build machine's cores, for every site of up to SEGMENT_PAGES pages per core:
+ * a docs site of a few hundred pages is one segment whatever the machine.
+ */
+export function segmentCount(pages: number, parallel: number): number {
+  return Math.max(1, Math.min(parallel, Math.ceil(pages / SEGMENT_PAGES)));
 }
 
 /**
