@@ -69,9 +69,10 @@ export function loadSiteConfig(env: Record<string, string | undefined> = process
   const result = siteConfigSchema.safeParse({
     url: env.SITE_URL || `http://localhost:${env.PORT || 4321}`,
     name: env.SITE_NAME || 'Agent Docs',
+    // a site given its own name is not described as this product (its llms.txt, home page and agent card say it)
     description:
       env.SITE_DESCRIPTION ||
-      'Documentation for Agent Docs: a self-hostable documentation site that serves people and AI agents equally well.',
+      (env.SITE_NAME ? `Documentation for ${env.SITE_NAME}.` : 'Documentation for Agent Docs: a self-hostable documentation site that serves people and AI agents equally well.'),
     version: env.SITE_VERSION || '1.0.0',
     contentDir: env.CONTENT_DIR || 'content',
     distDir: env.DIST_DIR || 'dist',

@@ -45,6 +45,10 @@ describe('configuration errors', () => {
     expect(loadConfig({ SITE_URL: 'HTTPS://Docs.Example.com:443/' }).siteUrl).toBe('https://docs.example.com');
     expect(loadSiteConfig({ SITE_URL: 'HTTPS://Docs.Example.com:443/' }).url).toBe('https://docs.example.com');
     expect(loadSiteConfig({ ASSISTANT_SITE_URL: 'http://[::1]:8080' }).assistantUrl).toBe('http://[::1]:8080');
+    // a site given its own name is not described as this product
+    expect(loadSiteConfig({ SITE_NAME: 'Vitest' }).description).toBe('Documentation for Vitest.');
+    expect(loadSiteConfig({ SITE_NAME: 'Vitest', SITE_DESCRIPTION: 'Next generation testing.' }).description).toBe('Next generation testing.');
+    expect(loadSiteConfig({}).description).toMatch(/^Documentation for Agent Docs: /);
   });
 
   it('a build output and a content folder that hold each other stop the build', () => {
