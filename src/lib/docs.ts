@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
-import { addressOf, sectionTitle } from './routes.ts';
+import { addressOf, titleFromName } from './routes.ts';
 import { readContentFile } from './content-links.ts';
 import { pageTwin, type PageTwin } from './markdown-twin.ts';
 import { writeRedirects } from './redirects.ts';
@@ -160,7 +160,7 @@ async function buildModel(): Promise<DocsModel> {
     const counts = new Map<ContentType, number>();
     for (const p of list) counts.set(p.type, (counts.get(p.type) ?? 0) + 1);
     const type = [...counts].sort((a, b) => b[1] - a[1] || typeRank(a[0]) - typeRank(b[0]))[0]![0];
-    return { slug, title: sectionOrder.get(slug)?.title ?? categories.get(slug)?.label ?? sectionTitle(slug), type, pages: list };
+    return { slug, title: sectionOrder.get(slug)?.title ?? categories.get(slug)?.label ?? titleFromName(slug), type, pages: list };
   });
   // sections.json's order first, then Docusaurus positions, then the rest by slug
   const rank = (s: Section) => {

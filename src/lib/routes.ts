@@ -63,8 +63,15 @@ export function addressOf(entryId: string, filePath = entryId): PageAddress {
   return { section, page, path: `/docs/${section}/${page}`, defaultType: typeFolders[section] ?? 'docs', folder: folder === undefined ? undefined : `${lead}${folder}` };
 }
 
-/** "getting-started" → "Getting started". */
-export function sectionTitle(section: string): string {
-  const words = section.replace(/-/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** Abbreviations of software docs that a folder or file name writes in lower case and a title in capitals. */
+const ABBREVIATIONS = new Set(['ai', 'api', 'apis', 'cdn', 'cli', 'css', 'dns', 'faq', 'html', 'http', 'https', 'id', 'ide', 'json', 'jsx', 'llm', 'mcp', 'sdk', 'seo', 'ssg', 'ssr', 'tls', 'tsx', 'ui', 'url', 'urls', 'ux', 'xml', 'yaml']);
+
+/**
+ * A name for people from a folder or file name: "getting-started" → "Getting started", "api" → "API",
+ * "cli-options" → "CLI options" (words apart at `-` and `_`, the first capitalized, ABBREVIATIONS in capitals).
+ */
+export function titleFromName(name: string): string {
+  const words = name.replace(/[-_]+/g, ' ').trim().split(' ').map((word) => (ABBREVIATIONS.has(word.toLowerCase()) ? word.toUpperCase() : word));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -17,6 +17,7 @@ import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 import { lineSyntax } from './markdown-lines.ts';
+import { titleFromName } from './routes.ts';
 import { withHome } from './home-frontmatter.ts';
 
 export interface SourcePage {
@@ -212,10 +213,9 @@ function collapseBlankLines(text: string): string {
   return out.join('\n');
 }
 
-/** "guide/import-example.md" → "Import example". */
+/** "guide/import-example.md" → "Import example", "guide/cli-options.md" → "CLI options" (titleFromName). */
 function fileTitle(file: string): string {
-  const name = file.replace(/\.mdx?$/, '').split('/').pop()!.replace(/[-_]+/g, ' ').trim();
-  return name.charAt(0).toUpperCase() + name.slice(1);
+  return titleFromName(file.replace(/\.mdx?$/, '').split('/').pop()!);
 }
 
 function firstHeading(lines: string[]): string | undefined {

@@ -1,7 +1,7 @@
 // The URL rule (src/lib/routes.ts): every content file maps to /docs/<section>/<page> in ASCII, and a file whose
 // name has nothing to form a segment from stops the build naming the file and what to do.
 import { describe, expect, it } from 'vitest';
-import { addressOf, slugify } from '../../src/lib/routes.ts';
+import { addressOf, slugify, titleFromName } from '../../src/lib/routes.ts';
 import { docPathPattern } from '../../gateway/contract/docs-api.ts';
 
 describe('the URL rule', () => {
@@ -31,5 +31,18 @@ describe('the URL rule', () => {
     const deep = `guide/${Array.from({ length: 30 }, (_, k) => `folder-number-${k + 1}`).join('/')}/page`;
     expect(() => addressOf(deep, `${deep}.md`)).toThrow(/would be 505 characters, at most 200: each page is a file named after it/);
     expect(addressOf(`guide/${'a'.repeat(200)}`).page).toHaveLength(200);
+  });
+});
+
+describe('titles from folder and file names', () => {
+  it('keeps words apart, capitalizes the first, and writes the abbreviations of software docs in capitals', () => {
+    expect(['getting-started', 'api', 'cli-options', 'import_example', 'ssr-and-ui', 'rapid-builds'].map(titleFromName)).toEqual([
+      'Getting started',
+      'API',
+      'CLI options',
+      'Import example',
+      'SSR and UI',
+      'Rapid builds',
+    ]);
   });
 });
