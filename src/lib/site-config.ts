@@ -10,6 +10,11 @@ export type ContentType = (typeof contentTypes)[number];
 const siteConfigSchema = z.object({
   url: siteUrl,
   name: z.string().min(1, 'SITE_NAME must not be empty'),
+  /**
+   * Whether the site has a name of its own (SITE_NAME). Without one it is this product's own site: described as Agent
+   * Docs, its home page showing how to run it; with one, its description and home page are about its docs.
+   */
+  named: z.boolean(),
   description: z.string().min(1, 'SITE_DESCRIPTION must not be empty'),
   version: z.string().min(1, 'SITE_VERSION must not be empty'),
   contentDir: z.string().min(1),
@@ -35,6 +40,7 @@ export type SiteConfig = z.infer<typeof siteConfigSchema>;
 const envNames: Record<keyof SiteConfig, string> = {
   url: 'SITE_URL',
   name: 'SITE_NAME',
+  named: 'SITE_NAME',
   description: 'SITE_DESCRIPTION',
   version: 'SITE_VERSION',
   contentDir: 'CONTENT_DIR',
@@ -69,10 +75,9 @@ export function loadSiteConfig(env: Record<string, string | undefined> = process
   const result = siteConfigSchema.safeParse({
     url: env.SITE_URL || `http://localhost:${env.PORT || 4321}`,
     name: env.SITE_NAME || 'Agent Docs',
+    named: Boolean(env.SITE_NAME),
     // a site given its own name is not described as this product (its llms.txt, home page and agent card say it)
-    description:
-      env.SITE_DESCRIPTION ||
-      (env.SITE_NAME ? `Documentation for ${env.SITE_NAME}.` : 'Documentation for Agent Docs: a self-hostable documentation site that serves people and AI agents equally well.'),
+    description: env.SITE_DESCRIPTION || (env.SITE_NAME ? `Documentation for ${env.SITE_NAME}.` : 'Documentation for Agent Docs: a self-hostable documentation site that serves people and AI agents equally well.'),
     version: env.SITE_VERSION || '1.0.0',
     contentDir: env.CONTENT_DIR || 'content',
     distDir: env.DIST_DIR || 'dist',
