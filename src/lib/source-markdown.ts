@@ -17,6 +17,7 @@ import { extname, posix, relative, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { componentLead, leadMarkdown } from './tool-components.ts';
 import { closesFence, fenceOpen, lineSyntax } from './markdown-lines.ts';
+import { escapeHtml, titleHtml } from './title-html.ts';
 import { fileStamp, insideTree, readContentFile } from './content-links.ts';
 import { atxHeading, missingCodeNote } from '../../gateway/engine/markdown-sections.ts';
 
@@ -124,19 +125,11 @@ function isWholeDeclaration(line: string): boolean {
   return rest.length > 0 && !'{,(['.includes(rest.at(-1)!);
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 /** The colons of a container's opening or closing line. */
 function colonCount(line: string): number {
   return /^\s*(:*)/.exec(line)![1]!.length;
 }
 
-/** A title's text as HTML: escaped, `code` spans kept as code. */
-function titleHtml(text: string): string {
-  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
-}
 
 function attribute(attrs: string, name: string): string | undefined {
   return new RegExp(`(?:^|\\s)${name}=(?:"([^"]*)"|'([^']*)')`).exec(attrs)?.slice(1).find((v) => v !== undefined);

@@ -96,4 +96,18 @@ describe('titles and descriptions over several lines', () => {
     expect(llms).toContain('- [Use \\[x\\](y) twice](');
     expect(llms).not.toMatch(/^# Not a heading/m);
   }, 120_000);
+
+  it('show an identifier written in backticks as code in the page and its navigation, as text in the document title', async () => {
+    const { code, output, distDir } = await build({
+      'docs/guide/using.md': '---\ntitle: Auto-Cleanup with `using` | Recipes\n---\n\n# Auto-Cleanup with `using`\n\nBody.\n',
+      'docs/guide/other.md': '---\ntitle: Other <page>\n---\n\nBody.\n',
+    });
+    expect(code, output.slice(-2000)).toBe(0);
+    const html = readSiteFile(distDir, 'docs/guide/using.html');
+    expect(html).toContain('<h1 data-pagefind-meta="title">Auto-Cleanup with <code>using</code></h1>');
+    expect(html).toContain('<title>Auto-Cleanup with using · ');
+    expect(readSiteFile(distDir, 'docs/guide/other.html')).toContain('>Auto-Cleanup with <code>using</code></a>');
+    expect(readSiteFile(distDir, 'docs/guide/using.html')).toContain('>Other &lt;page&gt;</a>'); // the rest stays text
+    expect(readSiteFile(distDir, 'docs/guide/using.md')).toMatch(/^# Auto-Cleanup with `using`\n/);
+  }, 120_000);
 });
