@@ -42,7 +42,11 @@ export const TWIN_INDEX_POINTER = 'Index of every page of this site, as Markdown
 export function missingCodeNote(path: string): string {
   return `*Code from \`${path}\` is not in the content folder.*`;
 }
-const MISSING_CODE_NOTE = /^\s*\*Code from `[^`\n]*` is not in the content folder\.\*$/;
+/** A line that is only that note, wherever it stands: at the margin, in a quote (a callout), indented in a list item. */
+const MISSING_CODE_NOTE = ((): RegExp => {
+  const [before, after] = missingCodeNote('\u0000').split('\u0000').map((part) => part!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^[ \\t>]*${before}.*${after}$`);
+})();
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
@@ -130,9 +134,11 @@ export function markdownSections(markdown: string): Section[] {
 
   const current = () => sections[sections.length - 1]!;
   const flush = () => {
-    while (lines.length && lines[lines.length - 1]!.trim() === '') lines.pop();
-    const note = lines.length === 1 && ((sections.length === 1 && lines[0]!.startsWith(TWIN_INDEX_POINTER)) || MISSING_CODE_NOTE.test(lines[0]!));
-    if (lines.length && !note) current().blocks.push({ kind: kindOf(lines[0]!), markdown: lines.join('\n') });
+    if (lines.some((line) => MISSING_CODE_NOTE.test(line))) lines = lines.filter((line) => !MISSING_CODE_NOTE.test(line));
+    // trailing blank lines, and quote lines left empty by a note taken out of a callout
+    while (lines.length && /^[ \t>]*$/.test(lines[lines.length - 1]!)) lines.pop();
+    const pointer = sections.length === 1 && lines.length === 1 && lines[0]!.startsWith(TWIN_INDEX_POINTER);
+    if (lines.length && !pointer) current().blocks.push({ kind: kindOf(lines[0]!), markdown: lines.join('\n') });
     lines = [];
   };
 

@@ -67,6 +67,18 @@ export function checkBundles(siteDir: string): Bundle[] {
   return [main, ...parts.map((name: string) => checkBundle(bundleFile(main.dir, name)))];
 }
 
+/** The pages the bundles' entries count (every language of every part), or undefined when an entry gives no count. */
+export function bundlePageCount(bundles: readonly Bundle[]): number | undefined {
+  let pages = 0;
+  for (const b of bundles) {
+    for (const language of Object.values(b.entry.languages ?? {})) {
+      if (typeof language?.page_count !== 'number' || !Number.isFinite(language.page_count)) return undefined;
+      pages += language.page_count;
+    }
+  }
+  return pages;
+}
+
 /** Throws a clear error unless `<dir>/pagefind-entry.json` exists and parses. */
 function checkBundle(dir: string): Bundle {
   const entryFile = join(dir, 'pagefind-entry.json');

@@ -63,15 +63,20 @@ export function addressOf(entryId: string, filePath = entryId): PageAddress {
   return { section, page, path: `/docs/${section}/${page}`, defaultType: typeFolders[section] ?? 'docs', folder: folder === undefined ? undefined : `${lead}${folder}` };
 }
 
-/** Abbreviations of software docs that a folder or file name writes in lower case and a title in capitals. */
-const ABBREVIATIONS = new Set(['ai', 'api', 'apis', 'cdn', 'cli', 'css', 'dns', 'faq', 'html', 'http', 'https', 'id', 'ide', 'json', 'jsx', 'llm', 'mcp', 'sdk', 'seo', 'ssg', 'ssr', 'tls', 'tsx', 'ui', 'url', 'urls', 'ux', 'xml', 'yaml']);
+/** Abbreviations of software docs that a folder or file name writes in lower case and a title in capitals (plurals with their `s`). */
+const ABBREVIATIONS = new Map(
+  ['ai', 'api', 'cdn', 'cli', 'css', 'dns', 'faq', 'html', 'http', 'https', 'id', 'ide', 'json', 'jsx', 'llm', 'mcp', 'sdk', 'seo', 'ssg', 'ssr', 'tls', 'tsx', 'ui', 'url', 'ux', 'xml', 'yaml'].flatMap((word) => [
+    [word, word.toUpperCase()],
+    [`${word}s`, `${word.toUpperCase()}s`],
+  ]),
+);
 
 /**
  * A name for people from a folder or file name: "getting-started" → "Getting started", "api" → "API",
  * "cli-options" → "CLI options" (words apart at `-` and `_`, the first capitalized, ABBREVIATIONS in capitals).
  */
 export function titleFromName(name: string): string {
-  const words = name.replace(/[-_]+/g, ' ').trim().split(' ').map((word) => (ABBREVIATIONS.has(word.toLowerCase()) ? word.toUpperCase() : word));
+  const words = name.replace(/[-_]+/g, ' ').trim().split(' ').map((word) => ABBREVIATIONS.get(word.toLowerCase()) ?? word);
   const text = words.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -36,13 +36,15 @@ describe('the URL rule', () => {
 
 describe('titles from folder and file names', () => {
   it('keeps words apart, capitalizes the first, and writes the abbreviations of software docs in capitals', () => {
-    expect(['getting-started', 'api', 'cli-options', 'import_example', 'ssr-and-ui', 'rapid-builds'].map(titleFromName)).toEqual([
+    expect(['getting-started', 'api', 'cli-options', 'import_example', 'ssr-and-ui', 'rapid-builds', 'rest-apis', 'urls-and-ids'].map(titleFromName)).toEqual([
       'Getting started',
       'API',
       'CLI options',
       'Import example',
       'SSR and UI',
       'Rapid builds',
+      'Rest APIs',
+      'URLs and IDs',
     ]);
   });
 });

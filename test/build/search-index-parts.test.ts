@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partRanges } from '../../src/integration/search-index.ts';
+import { bundlePageCount } from '../../gateway/engine/pagefind-bundle.ts';
 import { descendants } from '../../src/lib/process-tree.ts';
 import { loadSiteConfig } from '../../src/lib/site-config.ts';
 import { pagefindRanker } from '../../scripts/lib/eval/rankers.ts';
@@ -69,8 +70,7 @@ describe('a site indexed in parts', () => {
     const { parts } = JSON.parse(readFileSync(join(bundle, 'parts.json'), 'utf8')) as { parts: string[] };
     const ranges = partRanges(manifest.pages.length, PART_PAGES);
     expect(parts).toEqual(ranges.slice(1).map((_, k) => `part-${k + 2}`));
-    const pageCount = (dir: string) => (JSON.parse(readFileSync(join(dir, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> }).languages;
-    const counts = [bundle, ...parts.map((p) => join(bundle, p))].map((dir) => Object.values(pageCount(dir)).reduce((sum, l) => sum + l.page_count, 0));
+    const counts = [bundle, ...parts.map((p) => join(bundle, p))].map((dir) => bundlePageCount([{ dir, entry: JSON.parse(readFileSync(join(dir, 'pagefind-entry.json'), 'utf8')) }]));
     expect(counts).toEqual(ranges.map(([from, to]) => to - from));
     // the unparted build says so too
     expect(JSON.parse(readFileSync(join(distDir, 'site/pagefind/parts.json'), 'utf8'))).toEqual({ parts: [] });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { problemCatalogue } from '../../gateway/contract/problems.ts';
 import { RUNTIME_MANIFEST_FILE, loadManifest } from '../../gateway/engine/manifest.ts';
+import { bundlePageCount } from '../../gateway/engine/pagefind-bundle.ts';
 import { contentTypeFor } from '../../gateway/static/content-types.ts';
 import { fixtureSiteUrl } from '../helpers/fixture.ts';
 import { startGateway } from '../helpers/gateway.ts';
@@ -278,7 +279,6 @@ describe('Pagefind index', () => {
     expect(existsSync(join(site, 'pagefind', 'pagefind.js'))).toBe(true);
     expect(statSync(join(site, 'pagefind', 'pagefind-ui.js')).size).toBeGreaterThan(0);
     const entry = JSON.parse(read('pagefind/pagefind-entry.json'));
-    const total = Object.values(entry.languages as Record<string, { page_count: number }>).reduce((n, l) => n + l.page_count, 0);
-    expect(total).toBe(manifest.pages.length);
+    expect(bundlePageCount([{ dir: join(site, 'pagefind'), entry }])).toBe(manifest.pages.length);
   });
 });

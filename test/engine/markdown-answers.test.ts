@@ -132,6 +132,10 @@ describe('sections an extractive answer quotes', () => {
   it('never quote the build\'s note of a missing code include', () => {
     const [section] = markdownSections(`# Bench\n\n## Compare\n\nVitest prints a comparison table.\n\n${missingCodeNote('./snippets/table.ansi')}\n\nThe table compares runs.\n`).filter((x) => x.heading === 'Compare');
     expect(section!.blocks.map((b) => b.markdown)).toEqual(['Vitest prints a comparison table.', 'The table compares runs.']);
+    // in a callout, in a list item, two in a row, a path with a backtick
+    const note = missingCodeNote;
+    const [more] = markdownSections(`# Bench\n\n## More\n\n> **Tip**\n>\n> ${note('./a.ts')}\n\n- Step one\n\n  ${note('./b.ts')}\n\n${note('./c.ts')}\n${note('./we`ird.ts')}\n\nDone.\n`).filter((x) => x.heading === 'More');
+    expect(more!.blocks.map((b) => b.markdown)).toEqual(['> **Tip**', '- Step one', 'Done.']);
   });
 
   it('quote a deprecated option with what replaces it: a bold flag among its fields is a field too', () => {

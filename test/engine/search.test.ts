@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleFile } from '../../gateway/engine/pagefind-bundle.ts';
+import { bundleFile, bundlePageCount } from '../../gateway/engine/pagefind-bundle.ts';
 import type { SearchEngine, SearchHit } from '../../gateway/engine/search.ts';
 import { createSearchEngine, prepareSearchIndex } from '../../gateway/engine/search.ts';
 import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
@@ -48,6 +48,9 @@ describe('createSearchEngine', () => {
     expect([5_001, 10_000, 20_000, 40_000].map((pages) => segmentCount(pages, 4))).toEqual([2, 2, 4, 4]);
     expect([10_000, 20_000].map((pages) => segmentCount(pages, 2))).toEqual([2, 2]);
     expect(segmentCount(20_000, 1)).toBe(1);
+    expect([undefined, Number.NaN].map((pages) => segmentCount(pages, 3))).toEqual([3, 3]); // an entry without a count: one per builder
+    expect(bundlePageCount([{ dir: 'x', entry: { version: '1', languages: { en: { hash: 'h', page_count: 4 }, fr: { hash: 'g', page_count: 2 } } } }])).toBe(6);
+    expect(bundlePageCount([{ dir: 'x', entry: { version: '1', languages: { en: { hash: 'h', page_count: '4' as unknown as number } } } }])).toBeUndefined();
     // the fixture site is small: one segment file, whatever the cores of the machine running the tests
     expect(readdirSync(cacheDir).filter((f) => f.endsWith('.idx')).every((f) => f.endsWith('-0of1.idx'))).toBe(true);
   });

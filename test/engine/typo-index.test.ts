@@ -101,7 +101,13 @@ describe('typo index of a segment (built with the segment)', () => {
   });
 
   it('also holds the words of titles and section headings, on however few pages', () => {
-    const deploy = { ...fragment('/docs/deploy', 'Deploying', 'Pick a host. Netlify builds on every push. Surge is another host.'), anchors: [{ element: 'h2', id: 'netlify', text: 'Netlify', location: 3 }] };
+    const deploy = {
+      ...fragment('/docs/deploy', 'Deploying', 'Pick a host. Netlify builds on every push. Surge is another host. Caching keeps builds fast.'),
+      anchors: [
+        { element: 'h2', id: 'netlify', text: 'Netlify', location: 3 },
+        { element: 'h2', id: 'caching', text: 'Caching', location: 13 },
+      ],
+    };
     const other = fragment('/docs/other', 'Other page', 'Nothing about hosts.');
     const small = miniIndex([deploy, other]);
     const words = new Set(Array.from(small.segment.typoTermIds, (id) => small.segment.terms.at(id)!));
@@ -109,6 +115,7 @@ describe('typo index of a segment (built with the segment)', () => {
     expect(words.has('deploi') || words.has('deploy')).toBe(true); // in a title of one page
     expect(words.has('surg') || words.has('surge')).toBe(false); // in one page's text only
     expect(small.ranked('netlfy').urls).toEqual(['/docs/deploy']);
+    expect(small.ranked('cachnig').urls).toEqual(['/docs/deploy']); // a slip in the ending the stemmer takes off
   });
 
   it('a rare term whose near neighbour is common also matches the common one, below its own page', () => {

@@ -15,7 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadManifest } from '../manifest.ts';
-import { checkBundles, type PagefindEntry } from '../pagefind-bundle.ts';
+import { bundlePageCount, checkBundles, type PagefindEntry } from '../pagefind-bundle.ts';
 import { INDEX_FORMAT_VERSION, type SegmentFile, checkSegmentFile, closeSegmentFile, openSegmentFile, openSegmentFileAsync } from './index-file.ts';
 
 const BUILD_SCRIPT = fileURLToPath(new URL('./build-process.ts', import.meta.url));
@@ -191,8 +191,7 @@ export async function loadOrBuildSegments(siteDir: string, fingerprint: string, 
   }
   const dir = base ?? mkdtempSync(join(tmpdir(), 'agent-docs-search-'));
   try {
-    const pages = checkBundles(siteDir).reduce((sum, b) => sum + Object.values(b.entry.languages).reduce((n, l) => n + l.page_count, 0), 0);
-    const n = segmentCount(pages, Math.max(1, parallel));
+    const n = segmentCount(bundlePageCount(checkBundles(siteDir)), Math.max(1, parallel));
     const files = Array.from({ length: n }, (_, k) => join(dir, `${fingerprint}-${k}of${n}.idx`));
     await Promise.all(files.map((f, k) => runBuilder([siteDir, String(k), String(n), f, fingerprint, publish ? '644' : '600'])));
     // open (kept open: a temporary directory's files stay readable through their descriptors once it is removed)
@@ -220,16 +219,17 @@ export function defaultBuildParallelism(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
-/** Pages per segment the site's size asks for (the Pagefind step's parts hold as many). */
+/** Pages per segment the site's size asks for (as many as a Pagefind part holds by default). */
 const SEGMENT_PAGES = 5_000;
 
 /**
  * How many segments a site of `pages` pages is built in: one per SEGMENT_PAGES pages, at most one per parallel
- * builder. What a segment decides alone — which words are typo targets, counted on its own pages (typo-index.ts) —
- * then depends on the site, not on the build machine's cores, for every site of up to SEGMENT_PAGES pages per core:
- * a docs site of a few hundred pages is one segment whatever the machine.
+ * builder (one per builder when the count is unknown). What a segment decides alone — which words are typo targets,
+ * counted on its own pages (typo-index.ts) — then depends on the site, not on the build machine's cores, for every
+ * site of up to SEGMENT_PAGES pages per core: a docs site of a few hundred pages is one segment whatever the machine.
  */
-export function segmentCount(pages: number, parallel: number): number {
+export function segmentCount(pages: number | undefined, parallel: number): number {
+  if (pages === undefined || !Number.isFinite(pages)) return Math.max(1, parallel);
   return Math.max(1, Math.min(parallel, Math.ceil(pages / SEGMENT_PAGES)));
 }
 

@@ -18,7 +18,7 @@
  * repeated terms, share them.
  */
 import type { List, SegmentData } from './segment.ts';
-import { inflectionSlips, isTypoTarget, typoMatches, type TypoIndexData } from './typo-index.ts';
+import { inflectionSlips, isTypoTarget, namedTerm, typoMatches, type TypoIndexData } from './typo-index.ts';
 import { BoundedMemo } from '../lru.ts';
 import { RELATED_WEIGHT, relatedTerms } from '../synonyms.ts';
 import { stem } from '../text.ts';
@@ -150,13 +150,15 @@ export class TermDictionary {
       if (found.get(candidate)?.distance === 1) continue;
       const ids = new Int32Array(S).fill(-1);
       let weight = 0;
+      let named = false;
       this.segments.forEach((segment, k) => {
         const id = findIn(segment.terms, candidate, 0, segment.terms.length);
         if (id < 0) return;
         ids[k] = id;
         weight += this.weight(k, id);
+        named ||= namedTerm(segment, id);
       });
-      if (weight > 0 && isTypoTarget(candidate, weight)) found.set(candidate, { distance: 1, weight, ids });
+      if (weight > 0 && isTypoTarget(candidate, weight, named)) found.set(candidate, { distance: 1, weight, ids });
     }
     return [...found.entries()]
       .filter(([, entry]) => entry.weight >= minPages)

@@ -142,29 +142,34 @@ export function buildTypoIndex(terms: List<string> | readonly string[], include:
   return { hashes, termIds };
 }
 
-/**
- * Index terms a misspelling may aim at: words (letters only; identifiers and numbers are copied, not typed) on 2+
- * pages, or in a page's title or section headings.
- */
+/** Index terms a misspelling may aim at: words of letters (identifiers and numbers are copied, not typed). */
 const TYPO_TARGET = /^[a-z]+$/;
 const TYPO_TARGET_MIN_PAGES = 2;
 
 /**
- * The typo index of a segment's sorted term dictionary, built with the segment (at build time, in the index builder's
- * process) and stored in its file. Targets are the words that occur on at least TYPO_TARGET_MIN_PAGES pages (body or
- * title) of the segment — a word of one page's text is as often a typo, a name or a code as a word a reader means —
- * and the words of titles and h2–h6 headings, which name what a page is about whatever their count: a small site's
+ * Whether an index term is a word a misspelling may stand for: a word of letters on at least TYPO_TARGET_MIN_PAGES
+ * pages (body or title) — a word of one page's text is as often a typo, a name or a code as a word a reader means —
+ * or `named`, in a title or an h2–h6 heading, which names what a page is about whatever the count: a small site's
  * `## Netlify` is on one page, and `netlfy` must still find it.
  */
-export function segmentTypoIndex(terms: List<string> | readonly string[], bodyPostingsStart: Int32Array, titlePostingsStart: Int32Array, headingPostingsStart: Int32Array): TypoIndexData {
-  const count = (start: Int32Array, id: number) => start[id + 1]! - start[id]!;
-  const named = (id: number) => count(titlePostingsStart, id) + count(headingPostingsStart, id) > 0;
-  return buildTypoIndex(terms, (id) => TYPO_TARGET.test(terms.at(id)!) && (named(id) || isTypoTarget(terms.at(id)!, count(bodyPostingsStart, id) + count(titlePostingsStart, id))));
+export function isTypoTarget(term: string, pages: number, named: boolean): boolean {
+  return TYPO_TARGET.test(term) && (named || pages >= TYPO_TARGET_MIN_PAGES);
 }
 
-/** Whether an index term on this many pages is a word a misspelling may stand for (see segmentTypoIndex). */
-export function isTypoTarget(term: string, pages: number): boolean {
-  return pages >= TYPO_TARGET_MIN_PAGES && TYPO_TARGET.test(term);
+/** Whether term `id` of a segment is in a page's title or section headings (its title or heading postings). */
+export function namedTerm(segment: { titlePostingsStart: Int32Array; headingPostingsStart: Int32Array }, id: number): boolean {
+  const { titlePostingsStart: title, headingPostingsStart: heading } = segment;
+  return title[id + 1]! - title[id]! + heading[id + 1]! - heading[id]! > 0;
+}
+
+/**
+ * The typo index of a segment's sorted term dictionary, built with the segment (at build time, in the index builder's
+ * process) and stored in its file: its typo targets (isTypoTarget), counted on the segment's own pages.
+ */
+export function segmentTypoIndex(terms: List<string> | readonly string[], bodyPostingsStart: Int32Array, titlePostingsStart: Int32Array, headingPostingsStart: Int32Array): TypoIndexData {
+  const postings = { titlePostingsStart, headingPostingsStart };
+  const pages = (id: number) => bodyPostingsStart[id + 1]! - bodyPostingsStart[id]! + titlePostingsStart[id + 1]! - titlePostingsStart[id]!;
+  return buildTypoIndex(terms, (id) => isTypoTarget(terms.at(id)!, pages(id), namedTerm(postings, id)));
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
