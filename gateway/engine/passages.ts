@@ -80,7 +80,7 @@ function answerTerms(text: string, splitCase = false): string[] {
 function readText(markdown: string): string {
   return markdown
     .replace(/^[ \t]{0,3}\[[^\]\n]+\]:[ \t]+\S+.*$/gm, ' ')
-    .replace(/\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:"[^"]*"|'[^']*'))?\)/g, ']')
+    .replace(INLINE_LINK, '[$1]')
     .replace(/<(?:https?|mailto):[^>\s]*>/g, ' ')
     .replace(/\bhttps?:\/\/[^\s<>()[\]'"`]+/g, ' ');
 }
@@ -396,11 +396,12 @@ function fitProse(text: string, budget: number, score: (text: string) => number,
 }
 
 /**
- * An inline link or image, `[text](url "title")`: one level of brackets in its text (a badge `[![alt](img)](url)`,
- * `[the [beta] guide](url)`), a `<url with spaces>` or a url with one level of parentheses (`…/Foo_(bar)`), a title in
- * double or single quotes or parentheses. Each part starts with its own character, so a match never backtracks far.
+ * An inline link or image, `[text](url "title")`, its text the first group: one level of brackets in the text (a
+ * badge `[![alt](img)](url)`, `[the [beta] guide](url)`), a `<url with spaces>` or a url with one level of parentheses
+ * (`…/Foo_(bar)`), a title in double or single quotes or parentheses. Each part starts with its own character, so a
+ * match never backtracks far. The cut keeps links whole with it (linkSpans), and readText reads a link by its text.
  */
-const INLINE_LINK = /!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\((?:<[^<>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\)/g;
+const INLINE_LINK = /!?\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\((?:<[^<>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\)/g;
 
 /** Where a text's inline links start and end, in order: a cut between words keeps each whole, so it still links. */
 function linkSpans(text: string): [start: number, end: number][] {

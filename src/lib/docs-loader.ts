@@ -39,7 +39,7 @@ export function docsLoader(base: string): Loader {
       // retainBody: false keeps raw bodies out of the data store Astro inlines into the
       // prerender bundle (−9 s and −0.5 GB at 10,000 pages); the twin reads the file instead.
       // the glob sees the files the tree walk sees (content-links.ts walkTree): file names taken literally, and linked
-      // folders it does not walk (cycles) left out
+      // folders the walk does not enter (inside the tree, or met before) left out
       const foreign = pages.filter((f) => f.endsWith('.mdx')).map((f) => `!${globLiteral(f)}`);
       const unwalked = unwalkedLinkedFolders(contentDir).map((f) => `!${globLiteral(f)}/**`);
       const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**', '!**/_*/**', '!**/_*.mdx', ...foreign, ...unwalked], base, generateId: idFromPath, retainBody: false });
