@@ -128,8 +128,12 @@ const PARSED_HEADING_CHARS = 1000;
 /** Characters that can start inline Markdown syntax: without any, the text is what the reader sees. */
 const inlineSyntax = /[`*_[\]<>!\\&]/;
 
-/** The text a reader sees of inline Markdown (`TRUST_PROXY`, **bold**, [link](x)), as Astro slugs it. */
-export function inlineText(source: string): string {
+/**
+ * The text a reader sees of inline Markdown (`TRUST_PROXY`, **bold**, [link](x)), as Astro slugs it. With `keepCode`,
+ * a code span stays one (a page title taken from its heading: `Using \`Environment\` Instances`, shown with its code
+ * as a frontmatter title is, src/lib/title-html.ts).
+ */
+export function inlineText(source: string, keepCode = false): string {
   // Most headings are plain words: no parser then (a parse costs ≈2 ms, most of it set-up).
   if (!inlineSyntax.test(source)) return source;
   // A heading of more than a line's worth: the gateway's reader, whose time follows the length (the Markdown parser
@@ -137,12 +141,20 @@ export function inlineText(source: string): string {
   if (source.length > PARSED_HEADING_CHARS) return readerText(source);
   const parts: string[] = [];
   const walk = (node: { type: string; value?: string; children?: unknown[] }) => {
-    if ((node.type === 'text' || node.type === 'inlineCode') && node.value) parts.push(node.value);
+    if (node.type === 'inlineCode' && node.value && keepCode) parts.push(codeSpan(node.value));
+    else if ((node.type === 'text' || node.type === 'inlineCode') && node.value) parts.push(node.value);
     for (const child of node.children ?? []) walk(child as typeof node);
   };
   // Parsed as a heading, so "1. Step" stays text instead of becoming a list.
   walk(inlineParser.parse(`# ${source}`) as never);
   return parts.join('');
+}
+
+/** A code span of `code` as Markdown writes it: fenced by a backtick run longer than any inside it. */
+function codeSpan(code: string): string {
+  const fence = '`'.repeat(Math.max(0, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length)) + 1);
+  const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${code}${pad}${fence}`;
 }
 
 function headingsOf(markdown: string): Heading[] {

@@ -78,7 +78,7 @@ export class SourcePages {
     const body = converter.convert(rest, file);
     const lines = body.split('\n');
     const heading = lead ?? firstHeading(lines);
-    let title = cleanTitle(frontmatterTitle) ?? (heading ? inlineText(withoutBadges(heading)).replace(/\s+/g, ' ').trim() : undefined);
+    let title = cleanTitle(frontmatterTitle) ?? (heading ? inlineText(withoutBadges(heading), true).replace(/\s+/g, ' ').trim() : undefined);
     if (!title) {
       this.count('pages without a title or "# " heading, titled after their file name');
       title = fileTitle(file);

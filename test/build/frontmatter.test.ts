@@ -101,6 +101,8 @@ describe('titles and descriptions over several lines', () => {
     const { code, output, distDir } = await build({
       'docs/guide/using.md': '---\ntitle: Auto-Cleanup with `using` | Recipes\n---\n\n# Auto-Cleanup with `using`\n\nBody.\n',
       'docs/guide/other.md': '---\ntitle: Other <page>\n---\n\nBody.\n',
+      // a title taken from the page's heading keeps its code too
+      'docs/guide/instances.md': '# Using `Environment` Instances\n\nBody.\n',
     });
     expect(code, output.slice(-2000)).toBe(0);
     const html = readSiteFile(distDir, 'docs/guide/using.html');
@@ -109,5 +111,7 @@ describe('titles and descriptions over several lines', () => {
     expect(readSiteFile(distDir, 'docs/guide/other.html')).toContain('>Auto-Cleanup with <code>using</code></a>');
     expect(readSiteFile(distDir, 'docs/guide/using.html')).toContain('>Other &lt;page&gt;</a>'); // the rest stays text
     expect(readSiteFile(distDir, 'docs/guide/using.md')).toMatch(/^# Auto-Cleanup with `using`\n/);
+    expect(readSiteFile(distDir, 'docs/guide/instances.html')).toContain('>Using <code>Environment</code> Instances</h1>');
+    expect(readManifest(distDir).pages.find((p) => p.path === '/docs/guide/instances')!.title).toBe('Using `Environment` Instances');
   }, 120_000);
 });
