@@ -18,11 +18,6 @@ const DEFAULT_SEARCH_LIMIT = 10;
 /** Input schema of each tool, by name: the shared wiring checks arguments before a tool runs. */
 export const docsToolInputs: ReadonlyMap<string, z.ZodType> = new Map(mcpTools.map((t) => [t.name, t.inputSchema]));
 
-/**
- * A batch that fits in one MCP answer: pages in request order while their JSON, counted as it
- * travels (raw in structuredContent, escaped again in the text), stays under the cap; the
- * pages past it are reported inline with status 413, to be fetched by another call.
- */
 /** What an MCP answer holds besides its tool result: the JSON-RPC envelope, with room to spare. */
 const ENVELOPE_BYTES = 4096;
 
@@ -54,6 +49,11 @@ export function fetchPart(markdown: string, offset: number, answer: (text: strin
   return { text: rest.slice(0, length), nextOffset: offset + length };
 }
 
+/**
+ * A batch that fits in one MCP answer: pages in request order while their JSON, counted as it
+ * travels (raw in structuredContent, escaped again in the text), stays under the cap; the
+ * pages past it are reported inline with status 413, to be fetched by another call.
+ */
 export function fitBatch(batch: BatchMarkdownResponseT, maxBytes = mcpLimits.resultMaxBytes): BatchMarkdownResponseT {
   const leftOut = (path: string) => ({ path, ok: false as const, status: 413, detail: `Left out: this batch would pass the ${maxBytes} bytes one MCP answer may carry. Fetch this page in another call.` });
   // room for the JSON-RPC envelope, and for every page to be left out if it comes to that

@@ -50,10 +50,10 @@ const MISSING_CODE_NOTE = ((): RegExp => {
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
-/** The marker of a fence `line` opens (a backtick fence's info string holds no backtick), else undefined. */
-function fenceOpening(line: string): string | undefined {
+/** The marker and info string of the fence `line` opens (a backtick fence's info string holds no backtick), else undefined. */
+function fenceOpening(line: string): { marker: string; info: string } | undefined {
   const open = FENCE.exec(line);
-  return open && !(open[1]![0] === '`' && open[2]!.includes('`')) ? open[1]! : undefined;
+  return open && !(open[1]![0] === '`' && open[2]!.includes('`')) ? { marker: open[1]!, info: open[2]! } : undefined;
 }
 
 /** Whether `line` closes the fence `marker` opened: a run of its character at least as long, and nothing after it. */
@@ -72,11 +72,12 @@ export function fenceTracker(): { open: () => boolean; read: (line: string) => v
     open: () => marker !== undefined,
     read: (line) => {
       const bare = line.trimStart();
-      if (marker === undefined) marker = fenceOpening(bare);
+      if (marker === undefined) marker = fenceOpening(bare)?.marker;
       else if (closesFence(marker, bare)) marker = undefined;
     },
   };
 }
+
 const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])\s/;
 
 /**
@@ -153,8 +154,9 @@ export function markdownSections(markdown: string): Section[] {
       }
       continue;
     }
-    const marker = fenceOpening(line);
-    if (marker !== undefined) {
+    const opening = fenceOpening(line);
+    if (opening !== undefined) {
+      const { marker, info } = opening;
       // a fence inside a list item stays part of the list
       if (lines.length && current() && kindOf(lines[0]!) === 'list' && /^\s+/.test(line)) {
         lines.push(line);
@@ -166,7 +168,7 @@ export function markdownSections(markdown: string): Section[] {
         continue;
       }
       flush();
-      fence = { marker, lang: FENCE.exec(line)![2]!.trim().split(/[\s{[]/)[0] ?? '', lines: [line] };
+      fence = { marker, lang: info.trim().split(/[\s{[]/)[0] ?? '', lines: [line] };
       continue;
     }
     const heading = atxHeading(line);

@@ -101,7 +101,6 @@ function has(counts: Map<string, number>, term: string): number {
   return n;
 }
 
-
 /**
  * A word that stands for a question term besides the term itself, and what its occurrence in a body weighs: a related
  * word (synonyms.ts) RELATED_WEIGHT, the correction of a slip 1 (the word the reader meant). Either names the term.
@@ -186,7 +185,6 @@ function bodyCounts(page: IndexedPage, term: string): Float64Array {
   }
   return counts;
 }
-
 
 /** BM25's term-frequency saturation and length normalization for section bodies. */
 const K1 = 1.2;
@@ -506,7 +504,6 @@ function fitBlock(block: Block, budget: number, score: (text: string) => number,
   }
   return { kind: 'quote', markdown: prefixed.slice(from, to).join('\n>\n') };
 }
-
 
 /**
  * The passage of a section to quote: whole blocks, code and lists intact (join them with a blank line). Empty when

@@ -26,8 +26,8 @@ type DataEntry = NonNullable<ReturnType<LoaderContext['store']['get']>>;
 export const idFromPath = ({ entry }: { entry: string }) => entry.replace(/\.(md|mdx)$/, '');
 
 /** The pages read as Markdown: `.md`, and `.mdx` pages of another tool (src/lib/foreign-mdx.ts). */
-function markdownPages(contentDir: string): string[] {
-  return contentFiles(contentDir).filter((f) => f.endsWith('.md') || (f.endsWith('.mdx') && isForeignMdx(join(contentDir, f))));
+function markdownPages(contentDir: string, files = contentFiles(contentDir)): string[] {
+  return files.filter((f) => f.endsWith('.md') || (f.endsWith('.mdx') && isForeignMdx(join(contentDir, f))));
 }
 
 export function docsLoader(base: string): Loader {
@@ -35,7 +35,8 @@ export function docsLoader(base: string): Loader {
     name: 'agent-docs-content',
     async load(context: LoaderContext) {
       const contentDir = resolve(base);
-      const pages = markdownPages(contentDir);
+      const files = contentFiles(contentDir);
+      const pages = markdownPages(contentDir, files);
       // retainBody: false keeps raw bodies out of the data store Astro inlines into the
       // prerender bundle (−9 s and −0.5 GB at 10,000 pages); the twin reads the file instead.
       // the glob sees the files the tree walk sees (content-links.ts walkTree): file names taken literally, and linked
@@ -54,7 +55,7 @@ export function docsLoader(base: string): Loader {
       });
       await mdx.load({ ...context, store });
       // the tree walk decides which MDX pages there are: the glob follows symbolic links by rules of its own
-      const walked = new Set(contentFiles(contentDir).filter((f) => f.endsWith('.mdx') && !markdownIds.has(idFromPath({ entry: f }))).map((f) => idFromPath({ entry: f })));
+      const walked = new Set(files.filter((f) => f.endsWith('.mdx')).map((f) => idFromPath({ entry: f })).filter((id) => !markdownIds.has(id)));
       for (const id of store.keys()) if (!walked.has(id)) context.store.delete(id);
       const missing = [...walked].filter((id) => !context.store.has(id));
       if (missing.length) context.logger.warn(`MDX pages the glob loader did not read (behind symbolic links it does not follow), not built: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`);

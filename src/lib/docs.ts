@@ -101,7 +101,6 @@ function readCategory(contentDir: string, folder: string, sources: SourcePages):
   };
 }
 
-
 /** The whole source file of an entry: the collection does not retain bodies (see content.config.ts). */
 function sourceOf(entry: CollectionEntry<'docs'>): string {
   // filePath is relative to the project root, which is the build's working directory.

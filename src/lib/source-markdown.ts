@@ -130,7 +130,6 @@ function colonCount(line: string): number {
   return /^\s*(:*)/.exec(line)![1]!.length;
 }
 
-
 function attribute(attrs: string, name: string): string | undefined {
   return new RegExp(`(?:^|\\s)${name}=(?:"([^"]*)"|'([^']*)')`).exec(attrs)?.slice(1).find((v) => v !== undefined);
 }
