@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { contentTypes, loadSiteConfig } from './lib/site-config.ts';
+import { contentTypes, loadSiteConfig, portfolioDir } from './lib/site-config.ts';
 import { docsLoader, idFromPath } from './lib/docs-loader.ts';
 
 const site = loadSiteConfig();
@@ -59,7 +60,8 @@ export const collections = {
     schema: docsFrontmatter,
   }),
   portfolio: defineCollection({
-    loader: glob({ pattern: '*.{md,mdx}', base: `${site.contentDir}/portfolio`, generateId: idFromPath }),
+    // A docs tree brought without a portfolio/ folder has an empty collection, not a warning on every build.
+    loader: existsSync(portfolioDir(site.contentDir)) ? glob({ pattern: '*.{md,mdx}', base: portfolioDir(site.contentDir), generateId: idFromPath }) : { name: 'no-portfolio', load: async () => {} },
     schema: frontmatter.pick({ title: true, description: true, order: true, draft: true }).required({ title: true }),
   }),
 };

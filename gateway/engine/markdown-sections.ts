@@ -9,6 +9,7 @@
  * still an item or indented under one. Anchors use github-slugger on the heading's visible text, as the build does.
  */
 import GithubSlugger from 'github-slugger';
+import { inlineText } from './inline-markdown.ts';
 
 export type BlockKind = 'paragraph' | 'list' | 'code' | 'table' | 'quote' | 'html';
 
@@ -97,21 +98,6 @@ export function atxHeading(line: string): { depth: number; text: string } | unde
   while (end > 0 && text[end - 1] === '#') end--;
   const closed = end > 0 && end < text.length && /\s/.test(text[end - 1]!);
   return text ? { depth, text: closed ? text.slice(0, end).trimEnd() : text } : undefined;
-}
-
-/**
- * The visible text of inline Markdown: code spans, emphasis markers, links and HTML tags reduced to their text. No
- * pattern reads past the next `[` or `<`, so a line of thousands of them takes time in proportion to its length.
- */
-export function inlineText(source: string): string {
-  return source
-    .replace(/!\[([^[\]]*)\]\([^()[]*\)/g, '$1')
-    .replace(/\[([^[\]]*)\]\([^()[]*\)/g, '$1')
-    .replace(/<[^<>]+>/g, '')
-    .replace(/`([^`]*)`/g, '$1')
-    .replace(/(\*\*|__)(.*?)\1/g, '$2')
-    .replace(/(^|\W)[*_]([^*_]+)[*_](?=\W|$)/g, '$1$2')
-    .trim();
 }
 
 function kindOf(firstLine: string): BlockKind {

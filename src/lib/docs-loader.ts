@@ -30,6 +30,17 @@ function markdownPages(contentDir: string, files = contentFiles(contentDir)): st
   return files.filter((f) => f.endsWith('.md') || (f.endsWith('.mdx') && isForeignMdx(join(contentDir, f))));
 }
 
+/** `target` with some of its members replaced; the others read from it, its methods bound to it. */
+function withMembers<T extends object>(target: T, members: Partial<T>): T {
+  return new Proxy(target, {
+    get(object, property) {
+      if (Object.hasOwn(members, property)) return members[property as keyof T];
+      const value = Reflect.get(object, property, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
 export function docsLoader(base: string): Loader {
   return {
     name: 'agent-docs-content',
@@ -46,16 +57,12 @@ export function docsLoader(base: string): Loader {
       const mdx = glob({ pattern: ['**/*.mdx', '!portfolio/**', '!public/**', '!**/_*/**', '!**/_*.mdx', ...foreign, ...unwalked], base, generateId: idFromPath, retainBody: false });
       const markdownIds = new Set(pages.map((f) => idFromPath({ entry: f })));
       // The glob loader deletes the entries it did not load: it sees only the others.
-      const store = new Proxy(context.store, {
-        get(target, property) {
-          if (property === 'keys') return () => target.keys().filter((k) => !markdownIds.has(k));
-          const value = Reflect.get(target, property, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-      await mdx.load({ ...context, store });
+      const store = withMembers(context.store, { keys: () => context.store.keys().filter((k) => !markdownIds.has(k)) });
       // the tree walk decides which MDX pages there are: the glob follows symbolic links by rules of its own
       const walked = new Set(files.filter((f) => f.endsWith('.mdx')).map((f) => idFromPath({ entry: f })).filter((id) => !markdownIds.has(id)));
+      // a tree without MDX pages of this site's own (most brought trees) is no reason for the glob's "No files found" warning
+      const logger = walked.size ? context.logger : withMembers(context.logger, { warn: (message: string) => void (message.startsWith('No files found matching') || context.logger.warn(message)) });
+      await mdx.load({ ...context, store, logger });
       for (const id of store.keys()) if (!walked.has(id)) context.store.delete(id);
       const missing = [...walked].filter((id) => !context.store.has(id));
       if (missing.length) context.logger.warn(`MDX pages the glob loader did not read (behind symbolic links it does not follow), not built: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`);

@@ -67,13 +67,39 @@ function writesMdxId(line: string): boolean {
   return line.includes('{#') && (authoredIdLine.test(line) || (/^\s*#{1,6}\s/.test(line) && authoredId.test(line)));
 }
 
-/** The ids a page gives its headings, containers or lines the Docusaurus or VitePress way (`{#options}`), outside code. */
+/**
+ * The ids a page's author gives its sections, outside code: the Docusaurus or VitePress way (`{#options}`), and in
+ * HTML written into the Markdown (`<a id="factory"></a>` under a heading, as Fastify's docs do; `<a name="hijack">`),
+ * which the page keeps, so a link to it lands there.
+ */
 export function customIds(source: string): string[] {
-  if (!source.includes('{#')) return [];
+  const braces = source.includes('{#');
+  const html = source.includes('<');
+  if (!braces && !html) return [];
   return [...linesOf(source)].flatMap(([line, prose]) => {
-    const id = prose && line.includes('{#') ? authoredId.exec(line)?.[1] : undefined;
-    return id ? [id] : [];
+    if (!prose) return [];
+    const id = braces && line.includes('{#') ? authoredId.exec(line)?.[1] : undefined;
+    return [...(id ? [id] : []), ...(html && line.includes('<') ? htmlIds(line) : [])];
   });
+}
+
+/** An HTML start tag, up to its `>`: `[^<>]` stops at the next tag, so a line is scanned once. */
+const startTag = /<([a-z][a-z0-9-]*)\b([^<>]*)>/gi;
+/** An `id` attribute, or an `a` element's `name` (a fragment's target too, by the HTML standard). */
+const idAttribute = /(?:^|\s)(id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
+/** Inline code (`` `<a id="x">` `` shows a tag, writes none): taken out before the tags are read. */
+const inlineCode = /(`+)[^`]+?\1/g;
+
+/** The ids a line's HTML tags give (empty values left out). */
+export function htmlIds(line: string): string[] {
+  const ids: string[] = [];
+  for (const [, tag, attributes] of line.replace(inlineCode, '').matchAll(startTag)) {
+    for (const [, name, double, single, bare] of attributes!.matchAll(idAttribute)) {
+      const value = (double ?? single ?? bare ?? '').trim();
+      if (value && (name!.toLowerCase() === 'id' || tag!.toLowerCase() === 'a')) ids.push(value);
+    }
+  }
+  return ids;
 }
 
 /**

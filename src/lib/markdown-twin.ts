@@ -10,7 +10,8 @@ import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
-import { TWIN_INDEX_POINTER, atxHeading, inlineText as readerText } from '../../gateway/engine/markdown-sections.ts';
+import { TWIN_INDEX_POINTER, atxHeading } from '../../gateway/engine/markdown-sections.ts';
+import { inlineText as readerText } from '../../gateway/engine/inline-markdown.ts';
 import { componentLead } from './tool-components.ts';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
@@ -133,7 +134,7 @@ const inlineSyntax = /[`*_[\]<>!\\&]/;
  * a code span stays one (a page title taken from its heading: `Using \`Environment\` Instances`, shown with its code
  * as a frontmatter title is, src/lib/title-html.ts).
  */
-export function inlineText(source: string, keepCode = false): string {
+export function inlineText(source: string, keepCode = false, definitions = ''): string {
   // Most headings are plain words: no parser then (a parse costs ≈2 ms, most of it set-up).
   if (!inlineSyntax.test(source)) return source;
   // A heading of more than a line's worth: the gateway's reader, whose time follows the length (the Markdown parser
@@ -145,8 +146,10 @@ export function inlineText(source: string, keepCode = false): string {
     else if ((node.type === 'text' || node.type === 'inlineCode') && node.value) parts.push(node.value);
     for (const child of node.children ?? []) walk(child as typeof node);
   };
-  // Parsed as a heading, so "1. Step" stays text instead of becoming a list.
-  walk(inlineParser.parse(`# ${source}`) as never);
+  // Parsed as a heading, so "1. Step" stays text instead of becoming a list; with the page's link reference
+  // definitions where it may use them (`[RawServer][RawServerGeneric]` reads "RawServer", as on the page).
+  const root = inlineParser.parse(definitions && source.includes(']') ? `# ${source}\n\n${definitions}` : `# ${source}`);
+  if (root.children[0]) walk(root.children[0] as never);
   return parts.join('');
 }
 
@@ -157,8 +160,13 @@ function codeSpan(code: string): string {
   return `${fence}${pad}${code}${pad}${fence}`;
 }
 
+/** A link reference definition (`[label]: url`, the URL on its line or the next), as a heading's reference link needs it. */
+const referenceDefinition = /^ {0,3}\[[^\]\n]+\]:[^\n]*(?:\n[ \t]+\S[^\n]*)?/gm;
+
 function headingsOf(markdown: string): Heading[] {
   const slugger = new GithubSlugger();
+  const definitions = markdown.includes(']:') ? (markdown.match(referenceDefinition) ?? []).join('\n') : '';
+  let titleSeen = false;
   const headings: Heading[] = [];
   let fence: string | null = null;
   for (const quoted of markdown.split('\n')) {
@@ -171,10 +179,14 @@ function headingsOf(markdown: string): Heading[] {
     }
     if (fence) continue;
     const heading = atxHeading(line);
-    if (heading && heading.depth > 1) {
-      const text = inlineText(heading.text);
-      headings.push({ depth: heading.depth, slug: slugger.slug(text), text });
+    if (!heading) continue;
+    // the twin's first `# ` line is its title (the layout's <h1>, no id of the page's); a later one is a heading of the page
+    if (heading.depth === 1 && !titleSeen) {
+      titleSeen = true;
+      continue;
     }
+    const text = inlineText(heading.text, false, definitions);
+    headings.push({ depth: heading.depth, slug: slugger.slug(text), text });
   }
   return headings;
 }

@@ -1,6 +1,6 @@
 // The one validated site config. Every discovery file, llms.txt and the build
 // manifest are generated from it, so a typo fails the build once, here.
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { siteUrl } from '../../gateway/site-url.ts';
 
@@ -36,6 +36,9 @@ const siteConfigSchema = z.object({
   contentSymlinks: z.enum(['inside', 'follow'], { message: 'CONTENT_SYMLINKS must be "inside" (the default) or "follow"' }),
 });
 export type SiteConfig = z.infer<typeof siteConfigSchema>;
+
+/** The assistant site's pages: a folder of the content folder (content/portfolio/*.md), optional. */
+export const portfolioDir = (contentDir: string) => join(contentDir, 'portfolio');
 
 const envNames: Record<keyof SiteConfig, string> = {
   url: 'SITE_URL',

@@ -17,7 +17,7 @@ import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 import { lineSyntax } from './markdown-lines.ts';
-import { titleFromName } from './routes.ts';
+import { rootSection, titleFromName } from './routes.ts';
 import { withHome } from './home-frontmatter.ts';
 
 export interface SourcePage {
@@ -80,7 +80,7 @@ export class SourcePages {
     const heading = lead ?? firstHeading(lines);
     let title = cleanTitle(frontmatterTitle) ?? (heading ? inlineText(withoutBadges(heading), true).replace(/\s+/g, ' ').trim() : undefined);
     if (!title) {
-      this.count('pages without a title or "# " heading, titled after their file name');
+      this.count('pages without a title or "# " heading, titled after their file or folder name');
       title = fileTitle(file);
     }
     return { body: collapseBlankLines(body), title };
@@ -213,9 +213,17 @@ function collapseBlankLines(text: string): string {
   return out.join('\n');
 }
 
-/** "guide/import-example.md" → "Import example", "guide/cli-options.md" → "CLI options" (titleFromName). */
-function fileTitle(file: string): string {
-  return titleFromName(file.replace(/\.mdx?$/, '').split('/').pop()!);
+/**
+ * "guide/import-example.md" → "Import example", "guide/cli-options.md" → "CLI options" (titleFromName); a folder's
+ * own page (`Guides/Index.md`, `README.md`, Hugo's `_index.md`) is named after its folder, and the tree's at its
+ * root (or in a leading `docs/`, routes.ts) after the section it lands in, "Overview".
+ */
+export function fileTitle(file: string): string {
+  const parts = file.replace(/\.mdx?$/, '').split('/');
+  const name = parts.pop()!;
+  if (!/^(?:_?index|readme)$/i.test(name)) return titleFromName(name);
+  const folder = parts.length === 1 && parts[0] === 'docs' ? undefined : parts.pop();
+  return titleFromName(folder ?? rootSection);
 }
 
 function firstHeading(lines: string[]): string | undefined {

@@ -102,16 +102,20 @@ describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
       const ids = [...readSiteFile(distDir, `${path.slice(1)}.html`).matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
       expect(new Set(ids).size).toBe(ids.length);
     }
-    // every anchored link between the fixture's pages lands on an id of its page, but the one written to a gone section
+    // every anchored link between the fixture's pages lands on an id (or an a element's name) of its page, but the one
+    // written to a gone section
     for (const page of readManifest(distDir).pages) {
       for (const [, target, id] of prose(distDir, page.path).matchAll(/href="(\/docs\/[^"#]+)#([^"]+)"/g)) {
         if (id === 'renamed-section') continue;
-        expect(readSiteFile(distDir, `${target!.slice(1)}.html`), `${page.path} → ${target}#${id}`).toContain(` id="${id}"`);
+        expect(readSiteFile(distDir, `${target!.slice(1)}.html`), `${page.path} → ${target}#${id}`).toMatch(new RegExp(`\\sid="${id}"|<a name=["']${id}["']`));
       }
     }
     const twin = readSiteFile(distDir, 'docs/guide/mocking.md');
     expect(twin).toContain('## Mocking Modules\n');
     expect(twin).not.toContain('{#');
+    // ids in the page's HTML, a heading with a reference link in it and an h1 after the title are sections too
+    expect(prose(distDir, '/docs/api/vi')).toContain('<h2 id="vimockedt">');
+    expect(prose(distDir, '/docs/guide/mocking')).toMatch(/<a id="mocking-modules-anchor"><\/a>[\s\S]*<a name='legacy-modules'><\/a>[\s\S]*<h1 id="appendix">/);
     // a link to a section no page has reaches the page, and the build says where it is written
     expect(output).toMatch(/^\[content\] links to a section the page does not have \(they reach the page\): 1; api\/vi\.md:\d+ → \/docs\/guide\/mocking#renamed-section$/m);
   });
@@ -172,6 +176,8 @@ describe('a VitePress tree (trimmed copy of Vitest’s docs)', () => {
     expect(output).toMatch(/\[content\] code includes read from the tree: 2$/m);
     expect(output).toMatch(/\[content\] template expressions \{\{ … \}\} kept as text: 1$/m);
     expect(output.match(/\[content\] <Version> shown as a badge/g)).toHaveLength(1);
+    // a tree without a portfolio/ folder or MDX pages of this site's own gets no warning about either (nor any other)
+    expect(output).not.toMatch(/\[WARN\]/);
   });
 
   it('copies images beside the pages and points at the copy', () => {

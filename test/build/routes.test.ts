@@ -2,6 +2,7 @@
 // name has nothing to form a segment from stops the build naming the file and what to do.
 import { describe, expect, it } from 'vitest';
 import { addressOf, slugify, titleFromName } from '../../src/lib/routes.ts';
+import { fileTitle } from '../../src/lib/source-pages.ts';
 import { docPathPattern } from '../../gateway/contract/docs-api.ts';
 
 describe('the URL rule', () => {
@@ -46,5 +47,11 @@ describe('titles from folder and file names', () => {
       'Rest APIs',
       'URLs and IDs',
     ]);
+  });
+
+  it('names a folder’s own page without a title after its folder, and the tree’s root page after its section', () => {
+    expect(['guide/cli-options.md', 'Guides/Index.md', 'Reference/README.md', 'api/_index.md', 'guide/advanced/index.mdx'].map(fileTitle)).toEqual(['CLI options', 'Guides', 'Reference', 'API', 'Advanced']);
+    expect(['index.md', 'README.md', 'docs/index.md'].map(fileTitle)).toEqual(['Overview', 'Overview', 'Overview']);
+    expect(fileTitle('docs/guide/index.md')).toBe('Guide');
   });
 });

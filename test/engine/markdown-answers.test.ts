@@ -1,7 +1,9 @@
 // The pieces the Markdown answers are built from: a twin cut into sections and blocks, the sections an extractive
 // answer quotes (related words and title identifiers count; the search ranking's first page leads), and the filter
 // that drops citations a model made up from its stream.
+import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
+import { inlineText as twinInlineText } from '../../src/lib/markdown-twin.ts';
 import { answer, type AnswerSource } from '../../gateway/engine/answer.ts';
 import { citationFilter } from '../../gateway/engine/citations.ts';
 import { TWIN_INDEX_POINTER, atxHeading, markdownSections, missingCodeNote } from '../../gateway/engine/markdown-sections.ts';
@@ -18,6 +20,28 @@ describe('atxHeading', () => {
 
   it('reads a heading line with a long run of spaces inside it', () => {
     expect(atxHeading(`## a${' '.repeat(200_000)}b`)?.text).toHaveLength(200_002);
+  });
+});
+
+describe('a heading’s anchor: the gateway reads it as the build’s Markdown parser does', () => {
+  // Fastify's TypeScript reference writes generics in its headings, escaped, with reference links
+  const headings = [
+    'fastify.RawRequestDefaultExpression\\<[RawServer][RawServerGeneric]\\>',
+    '`Map<K, V>` and `Set<T>`',
+    'Use **`vi.fn`** with [links](/x) and ![an image](/i.png) <Badge type="tip">new</Badge>',
+    'Autolink <https://vitest.dev> and an escaped \\*star\\*',
+    'snake_case and __init__ and *emphasis*',
+    'Generic <T> in prose',
+  ];
+  const definitions = '[RawServerGeneric]: #rawserver';
+  const twin = ['# Title', '', ...headings.flatMap((h) => [`## ${h}`, '', 'Text.', '']), definitions].join('\n');
+
+  it('gives every section the anchor the build slugs from the same heading', () => {
+    const build = new GithubSlugger();
+    const expected = headings.map((h) => build.slug(twinInlineText(h, false, definitions)));
+    expect(markdownSections(twin).filter((s) => s.heading).map((s) => s.anchor)).toEqual(expected);
+    expect(expected[0]).toBe('fastifyrawrequestdefaultexpressionrawserver');
+    expect(expected[1]).toBe('mapk-v-and-sett');
   });
 });
 

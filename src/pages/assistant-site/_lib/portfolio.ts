@@ -5,10 +5,11 @@
 // The assistant site is built under /assistant-site/ and moved to dist/portfolio/,
 // where it is served at the root of its own origin: every link inside it is
 // root-relative to that origin (`/about`), and absolute URLs use ASSISTANT_SITE_URL.
+import { existsSync } from 'node:fs';
 import { getCollection, type CollectionEntry } from 'astro:content';
 import { pageTwin, type PageTwin } from '../../../lib/markdown-twin.ts';
 import { absoluteLinks } from '../../../lib/source-markdown.ts';
-import { loadSiteConfig } from '../../../lib/site-config.ts';
+import { loadSiteConfig, portfolioDir } from '../../../lib/site-config.ts';
 
 export interface PortfolioPage extends PageTwin {
   entry?: CollectionEntry<'portfolio'>;
@@ -50,7 +51,8 @@ export function assistantAbsolute(path: string): string {
 
 async function buildModel(): Promise<PortfolioModel> {
   const config = loadSiteConfig();
-  const entries = await getCollection('portfolio', (e) => !e.data.draft);
+  // without the folder there is no collection to ask for (Astro would warn that it is empty)
+  const entries = existsSync(portfolioDir(config.contentDir)) ? await getCollection('portfolio', (e) => !e.data.draft) : [];
   const pages: PortfolioPage[] = entries.map((entry) => {
     const slug = entry.id;
     const file = entry.filePath ?? entry.id;
