@@ -1,8 +1,11 @@
 // The one validated site config. Every discovery file, llms.txt and the build
 // manifest are generated from it, so a typo fails the build once, here.
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
+import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { z } from 'zod';
 import { siteUrl } from '../../gateway/site-url.ts';
+import { inlineText } from '../../gateway/engine/inline-markdown.ts';
 
 export const contentTypes = ['docs', 'skill', 'agent', 'hook', 'composition'] as const;
 export type ContentType = (typeof contentTypes)[number];
@@ -11,8 +14,9 @@ const siteConfigSchema = z.object({
   url: siteUrl,
   name: z.string().min(1, 'SITE_NAME must not be empty'),
   /**
-   * Whether the site has a name of its own (SITE_NAME). Without one it is this product's own site: described as Agent
-   * Docs, its home page showing how to run it; with one, its description and home page are about its docs.
+   * Whether the site has a name of its own (SITE_NAME, else the one its content's home page gives: treeName). Without
+   * one it is this product's own site: described as Agent Docs, its home page showing how to run it; with one, its
+   * description and home page are about its docs.
    */
   named: z.boolean(),
   description: z.string().min(1, 'SITE_DESCRIPTION must not be empty'),
@@ -69,18 +73,48 @@ function foldersOverlap(contentDir: string, distDir: string): string | undefined
   return undefined;
 }
 
+/** The files a tree's home page may be (the page at its root, `/docs/overview/index`). */
+const HOME_FILES = ['index.md', 'index.mdx', '_index.md'];
+const treeNames = new Map<string, string | undefined>();
+
+/**
+ * The name a brought tree gives itself on its home page: VitePress's `hero.name`, else the page's `title` (before a
+ * VitePress ` | ` group) or the heading it opens with, read once per content folder. This repository's own content
+ * has no such page.
+ */
+function treeName(contentDir: string): string | undefined {
+  const dir = resolve(contentDir);
+  if (treeNames.has(dir)) return treeNames.get(dir);
+  let name: string | undefined;
+  const home = HOME_FILES.map((file) => join(dir, file)).find((file) => existsSync(file));
+  try {
+    const { frontmatter, content }: { frontmatter: Record<string, unknown>; content: string } = home ? parseFrontmatter(readFileSync(home, 'utf8')) : { frontmatter: {}, content: '' };
+    const hero = typeof frontmatter.hero === 'object' && frontmatter.hero !== null ? (frontmatter.hero as Record<string, unknown>).name : undefined;
+    // else the page's heading when it opens with one: `# Name`, or a README's `<h1 align="center">Name</h1>`
+    const opening = /^\s*(?:#[ \t]+([^\n]+)|<h1\b[^<>]*>([^<>\n]+)<\/h1>)/.exec(content);
+    name = [hero, frontmatter.title, opening?.[1] === undefined ? opening?.[2] : inlineText(opening[1])]
+      .map((value) => (typeof value === 'string' ? value.split(' | ')[0]!.replace(/\s+/g, ' ').trim() : ''))
+      .find(Boolean);
+  } catch {
+    // front matter that is not YAML: the docs loader reports it, naming the file
+  }
+  treeNames.set(dir, name);
+  return name;
+}
+
 /**
  * Reads the site config from the environment; throws one readable error listing every bad variable. Unset, the site
  * and assistant URLs are the local addresses the gateway will listen on (PORT, ASSISTANT_PORT), so a site moved to a
  * free port links to itself and its assistant accepts its own origin.
  */
 export function loadSiteConfig(env: Record<string, string | undefined> = process.env): SiteConfig {
+  const ownName = env.SITE_NAME || treeName(env.CONTENT_DIR || 'content');
   const result = siteConfigSchema.safeParse({
     url: env.SITE_URL || `http://localhost:${env.PORT || 4321}`,
-    name: env.SITE_NAME || 'Agent Docs',
-    named: Boolean(env.SITE_NAME),
-    // a site given its own name is not described as this product (its llms.txt, home page and agent card say it)
-    description: env.SITE_DESCRIPTION || (env.SITE_NAME ? `Documentation for ${env.SITE_NAME}.` : 'Documentation for Agent Docs: a self-hostable documentation site that serves people and AI agents equally well.'),
+    name: ownName || 'Agent Docs',
+    named: Boolean(ownName),
+    // a site with a name of its own is not described as this product (its llms.txt, home page and agent card say it)
+    description: env.SITE_DESCRIPTION || (ownName ? `Documentation for ${ownName}.` : 'Documentation for Agent Docs: a self-hostable documentation site that serves people and AI agents equally well.'),
     version: env.SITE_VERSION || '1.0.0',
     contentDir: env.CONTENT_DIR || 'content',
     distDir: env.DIST_DIR || 'dist',

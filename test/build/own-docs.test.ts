@@ -459,9 +459,10 @@ describe('a VitePress home page (its hero and features in frontmatter)', () => {
     const home = ['---', 'layout: home', 'title: Tool', 'hero:', '  name: Tool', '  text: Tests that run fast', '  actions:', '    - text: Start', '      link: /guide/', 'features:', '  - title: Fast', '    details: Instant start.', '---', '', 'A [gone](./gone.md) link.', ''];
     const dir = writeTree({ 'index.md': home.join('\n'), 'guide/index.md': '# Guide\n' }, 'agent-docs-byod-');
     dirs.push(dir);
-    const { code, output, distDir } = await build(dir, { LINK_CHECK: 'warn', SITE_NAME: 'Tool' });
+    const { code, output, distDir } = await build(dir, { LINK_CHECK: 'warn' });
     expect(code, output.slice(-2000)).toBe(0);
-    // a site with a name of its own is about its docs: not described as this product, no commands that run this repository
+    // a site with a name of its own (here its home page's, without SITE_NAME) is about its docs: not described as this
+    // product, no commands that run this repository
     const site = readSiteFile(distDir, 'index.html');
     expect(site).toContain('Documentation for Tool.');
     expect(site).toContain('For AI agents and tools');

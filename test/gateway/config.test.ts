@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../gateway/config.ts';
 import { loadSiteConfig } from '../../src/lib/site-config.ts';
+import { removeDir, writeTree } from '../helpers/fixture.ts';
 
 function errorOf(env: Record<string, string>): string {
   try {
@@ -49,6 +50,24 @@ describe('configuration errors', () => {
     expect(loadSiteConfig({ SITE_NAME: 'Vitest' }).description).toBe('Documentation for Vitest.');
     expect(loadSiteConfig({ SITE_NAME: 'Vitest', SITE_DESCRIPTION: 'Next generation testing.' }).description).toBe('Next generation testing.');
     expect(loadSiteConfig({}).description).toMatch(/^Documentation for Agent Docs: /);
+  });
+
+  it('a brought tree is named by its home page when SITE_NAME is not set: VitePress’s hero.name, its title, or the heading it opens with', () => {
+    const tree = (home: string) => writeTree({ 'index.md': home, 'guide/intro.md': '# Intro\n' }, 'agent-docs-named-');
+    const vitepress = tree('---\ntitle: Vitest | Home\nhero:\n  name: Vitest\n  text: Fast tests\n---\n');
+    const titled = tree('---\ntitle: "Fastify | Docs"\n---\n');
+    const headed = tree('<h1 align="center">Fastify</h1>\n\nThe documentation.\n');
+    const untitled = tree('Welcome.\n\n# Not the name\n');
+    const broken = tree('---\ntitle: [unclosed\n---\n');
+    try {
+      expect(loadSiteConfig({ CONTENT_DIR: vitepress })).toMatchObject({ name: 'Vitest', named: true, description: 'Documentation for Vitest.' });
+      expect(loadSiteConfig({ CONTENT_DIR: titled })).toMatchObject({ name: 'Fastify', named: true });
+      expect(loadSiteConfig({ CONTENT_DIR: vitepress, SITE_NAME: 'Our tests' })).toMatchObject({ name: 'Our tests', named: true });
+      expect(loadSiteConfig({ CONTENT_DIR: headed })).toMatchObject({ name: 'Fastify', named: true });
+      for (const dir of [untitled, broken]) expect(loadSiteConfig({ CONTENT_DIR: dir })).toMatchObject({ name: 'Agent Docs', named: false });
+    } finally {
+      [vitepress, titled, headed, untitled, broken].forEach(removeDir);
+    }
   });
 
   it('a build output and a content folder that hold each other stop the build', () => {
