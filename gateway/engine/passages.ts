@@ -531,6 +531,8 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   let start = best;
   // a list or a block that continues a sentence reads with the paragraph that leads into it
   if (start > 0 && blocks[start - 1]!.kind === 'paragraph' && (blocks[start]!.kind !== 'paragraph' || /:\s*$/.test(blocks[start - 1]!.markdown))) start--;
+  // a section that opens with its code (a signature, the first of two ways: "Or `async/await`:") starts with it
+  else if (start === 1 && blocks[0]!.kind === 'code') start = 0;
   const chosen: Block[] = [];
   let prose = 0;
   // an option's fields (Type, Default) say little alone: the paragraphs after them say what it does

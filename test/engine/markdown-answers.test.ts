@@ -141,6 +141,12 @@ describe('sections an extractive answer quotes', () => {
     ]);
   });
 
+  it('start a section that opens with code with it: the first way, then "Or `async/await`:" and the second', () => {
+    const hooks = '# Hooks\n\n### onRequest\n```js\nfastify.addHook(\'onRequest\', (request, reply, done) => {\n  done()\n})\n```\nOr `async/await`:\n```js\nfastify.addHook(\'onRequest\', async (request, reply) => {})\n```\n';
+    const [section] = markdownSections(hooks).filter((x) => x.heading === 'onRequest');
+    expect(sectionPassage(section!, 'onRequest hook').map((b) => b.kind)).toEqual(['code', 'paragraph', 'code']);
+  });
+
   it('leave one blank line after a list whose last item ends in a fence', async () => {
     // a list longer than a passage, cut to its item that matches
     const item = (name: string, what: string) => `- \`${name}: boolean\`\n\n  ${what} ${'More words about this option follow here. '.repeat(4)}\n\n  \`\`\`ts\n  getByRole('checkbox', { ${name}: true })\n  \`\`\`\n`;
