@@ -178,7 +178,7 @@ async function buildModel(): Promise<DocsModel> {
     byPath.set(page.path, page);
   }
   const siteDir = join(site.distDir, 'site');
-  sources.finish(siteDir, (path) => byPath.get(path)?.headings);
+  sources.finish(siteDir, (path) => byPath.get(path));
   writeRedirects(site, sources.table, ordered);
   return { pages: ordered, sections, byPath };
 }

@@ -65,7 +65,7 @@ export function addressOf(entryId: string, filePath = entryId): PageAddress {
 
 /** Abbreviations of software docs that a folder or file name writes in lower case and a title in capitals (plurals with their `s`). */
 const ABBREVIATIONS = new Map(
-  ['ai', 'api', 'cdn', 'cli', 'css', 'dns', 'faq', 'html', 'http', 'https', 'id', 'ide', 'json', 'jsx', 'llm', 'mcp', 'sdk', 'seo', 'ssg', 'ssr', 'tls', 'tsx', 'ui', 'url', 'ux', 'xml', 'yaml'].flatMap((word) => [
+  ['ai', 'api', 'cdn', 'ci', 'cli', 'css', 'dns', 'faq', 'html', 'http', 'https', 'id', 'ide', 'json', 'jsx', 'llm', 'lts', 'mcp', 'sdk', 'seo', 'ssg', 'ssr', 'tls', 'tsx', 'ui', 'url', 'ux', 'xml', 'yaml'].flatMap((word) => [
     [word, word.toUpperCase()],
     [`${word}s`, `${word.toUpperCase()}s`],
   ]),

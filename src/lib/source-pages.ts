@@ -18,6 +18,7 @@ import { inlineText, mdxToMarkdown } from './markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges } from './source-markdown.ts';
 import { lineSyntax } from './markdown-lines.ts';
 import { rootSection, titleFromName } from './routes.ts';
+import { titleAnchor } from './title-html.ts';
 import { withHome } from './home-frontmatter.ts';
 
 export interface SourcePage {
@@ -124,15 +125,15 @@ export class SourcePages {
   }
 
   /** The section links whose page has no such id, as `file:line → /docs/x#y`. */
-  private missedSections(headingsOf: (path: string) => readonly { slug: string; text: string }[] | undefined): string[] {
+  private missedSections(pageOf: (path: string) => { title: string; headings: readonly { slug: string; text: string }[] } | undefined): string[] {
     const ids = new Map<string, Set<string>>();
     const missed: string[] = [];
     for (const link of this.sectionLinks) {
       let known = ids.get(link.path);
       if (!known) {
-        const headings = headingsOf(link.path);
-        if (!headings) continue;
-        ids.set(link.path, (known = pageIds(headings, this.authoredIds.get(link.path))));
+        const page = pageOf(link.path);
+        if (!page) continue;
+        ids.set(link.path, (known = pageIds(page.headings, [...(this.authoredIds.get(link.path) ?? []), titleAnchor(page.title)])));
       }
       let id = link.id;
       try {
@@ -149,7 +150,7 @@ export class SourcePages {
    * Once per build, after every page: fails on broken links (or warns with LINK_CHECK=warn),
    * prints one line per kind of conversion, copies the linked assets into the site tree.
    */
-  finish(siteDir: string, headingsOf: (path: string) => readonly { slug: string; text: string }[] | undefined, log: (line: string) => void = console.warn): void {
+  finish(siteDir: string, pageOf: (path: string) => { title: string; headings: readonly { slug: string; text: string }[] } | undefined, log: (line: string) => void = console.warn): void {
     const broken = [...new Set(this.broken)];
     if (broken.length > 0) {
       const list = broken.slice(0, brokenShown).map((b) => `  - ${b}`).join('\n');
@@ -159,7 +160,7 @@ export class SourcePages {
       log(`[content] ${message}\n  (LINK_CHECK=warn: kept as written)`);
     }
     for (const [kind, count] of [...this.notes].sort()) log(`[content] ${kind}: ${count}`);
-    const missed = this.missedSections(headingsOf);
+    const missed = this.missedSections(pageOf);
     if (missed.length) log(`[content] links to a section the page does not have (they reach the page): ${missed.length}; ${missed.slice(0, 3).join(', ')}${missed.length > 3 ? ', …' : ''}`);
     for (const asset of this.assets) {
       const to = join(siteDir, 'assets', asset);

@@ -3,6 +3,7 @@
 // without its backticks. Code spans pair as CommonMark pairs them: a run of backticks closes at the next run of the
 // same length, `\`` is a backtick, and a run with no partner is text.
 
+import GithubSlugger from 'github-slugger';
 import { codeSpanParts, type InlinePart } from '../../gateway/engine/inline-markdown.ts';
 
 export function escapeHtml(text: string): string {
@@ -26,4 +27,13 @@ export function titleText(title: string): string {
   return titleParts(title)
     .map((part) => part.text)
     .join('');
+}
+
+/**
+ * The id a page's title had as its leading `# heading` on the site it comes from (GitHub, VitePress: `# Web
+ * Frameworks` is `#web-frameworks`), which links written there use to reach the top of the page; the layout puts it
+ * above the title unless the page already uses it.
+ */
+export function titleAnchor(title: string): string {
+  return new GithubSlugger().slug(titleText(title));
 }

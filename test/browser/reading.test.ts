@@ -230,8 +230,8 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     // The page's HTML carries no dialog (it needs a script to be of any use).
     expect(await page.locator('dialog').count()).toBe(0);
     await page.keyboard.press('/');
-    const dialog = page.locator('#search-dialog');
-    expect(await page.locator('[data-search-open]').getAttribute('aria-controls')).toBe('search-dialog');
+    const dialog = page.locator('#site__search');
+    expect(await page.locator('[data-search-open]').getAttribute('aria-controls')).toBe('site__search');
     await expect.poll(() => dialog.evaluate((d) => getComputedStyle(d).opacity)).toBe('1');
     await page.keyboard.type('nginx', { delay: 20 });
     await dialog.locator('.gateway-search-link').first().waitFor({ timeout: 10_000 });
@@ -245,7 +245,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     await page.goto(`${base}/docs`);
     await page.keyboard.press('/');
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('ask-input');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('site__ask-input');
     const streamed = page.waitForResponse((r) => r.url().includes('/ask?') && r.headers()['content-type']?.includes('text/event-stream') === true);
     await page.keyboard.type('How do I deploy behind nginx?');
     await page.keyboard.press('Enter');
@@ -274,7 +274,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     await page.getByRole('button', { name: /search/i }).click();
     await page.keyboard.type('nginx', { delay: 20 });
     await asked;
-    const dialog = page.locator('#search-dialog');
+    const dialog = page.locator('#site__search');
     const links = dialog.locator('.gateway-search-link');
     await links.first().waitFor({ timeout: 10_000 });
     expect(await page.locator('.pagefind-ui').count()).toBe(0);
@@ -309,7 +309,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
       await page.getByRole('button', { name: /search/i }).click();
       // typed while the engine loads: every letter reaches the engine's input, none is lost in the hand-over
       await page.keyboard.type('deploy', { delay: 20 });
-      const dialog = page.locator('#search-dialog');
+      const dialog = page.locator('#site__search');
       await dialog.locator('.pagefind-ui__result-link').first().waitFor({ timeout: 10_000 });
       expect(await dialog.locator('.pagefind-ui__search-input').inputValue()).toBe('deploy');
       await page.waitForFunction(() => document.querySelectorAll('.pagefind-ui__loading').length === 0);
@@ -348,7 +348,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
       await page.goto(`${host.url}/docs`);
       await page.getByRole('button', { name: /search/i }).click();
       await page.keyboard.type(last.title, { delay: 10 });
-      const links = page.locator('#search-dialog .pagefind-ui__result-link');
+      const links = page.locator('#site__search .pagefind-ui__result-link');
       await expect.poll(async () => (await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).includes(last.path), { timeout: 10_000 }).toBe(true);
       expect(errors).toEqual([]);
     } finally {
@@ -382,7 +382,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     const small = await open(phone, 'light');
     await small.page.goto(base + tablePage);
     await small.page.getByRole('button', { name: 'Menu' }).click();
-    await small.page.locator('#sidebar[data-open]').waitFor();
+    await small.page.locator('#site__sidebar[data-open]').waitFor();
     await small.page.waitForTimeout(300);
     expect(await audit(small.page), 'phone menu').toEqual([]);
     // Navigation at every width: the home page at 390 px links to the docs.
@@ -406,7 +406,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     expect(await output.locator('a[href*="/docs/"]').count()).toBeGreaterThan(0);
     await expect.poll(() => page.locator('[data-ask-status]').textContent()).toMatch(/^The docs do not cover this question/);
     // The next, covered question drops the mark.
-    await page.locator('#ask-input').fill('How do I deploy behind nginx?');
+    await page.locator('#site__ask-input').fill('How do I deploy behind nginx?');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('[data-ask-status]').textContent(), { timeout: 20_000 }).toMatch(/^Answer ready/);
     expect(await output.getAttribute('data-not-covered')).toBeNull();
@@ -454,7 +454,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
         return 200;
       });
       expect(status).toBe(429);
-      const input = page.locator('#ask-input');
+      const input = page.locator('#site__ask-input');
       await input.fill('nginx');
       await input.press('Enter');
       const refused = await error.waitFor({ timeout: 10_000 }).then(() => true, () => false);

@@ -115,10 +115,10 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     expect(await page.locator('link[rel="alternate"][type="text/markdown"]').getAttribute('href')).toBe(`${first.path}.md`);
     expect(await page.getByRole('link', { name: 'View as Markdown' }).getAttribute('href')).toBe(`${first.path}.md`);
     expect(await page.locator('.sr-only', { hasText: '/llms.txt' }).count()).toBeGreaterThan(0);
-    for (const landmark of ['header', 'nav#sidebar', 'main', 'aside', 'footer']) {
+    for (const landmark of ['header', 'nav#site__sidebar', 'main', 'aside', 'footer']) {
       expect(await page.locator(landmark).count(), landmark).toBeGreaterThan(0);
     }
-    expect(await page.locator('#sidebar a[aria-current="page"]').getAttribute('href')).toBe(first.path);
+    expect(await page.locator('#site__sidebar a[aria-current="page"]').getAttribute('href')).toBe(first.path);
     await page.screenshot({ path: join(artifacts, 'desktop-doc-light.png') });
     // The skip link is the first stop of the keyboard, and focus is visible.
     await page.keyboard.press('Tab');
@@ -138,10 +138,10 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     const [first, second, third] = readingTrail();
     await page.goto(base + first.path);
 
-    await page.locator(`#sidebar a[href="${second.path}"]`).click();
+    await page.locator(`#site__sidebar a[href="${second.path}"]`).click();
     await page.waitForURL((u) => u.pathname === second.path);
     expect(await h1(page)).toBe(second.title);
-    expect(await page.locator('#sidebar a[aria-current="page"]').getAttribute('href')).toBe(second.path);
+    expect(await page.locator('#site__sidebar a[aria-current="page"]').getAttribute('href')).toBe(second.path);
 
     await page.locator('a[rel="next"]').click();
     await page.waitForURL((u) => u.pathname === third.path);
@@ -151,7 +151,7 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     await page.waitForURL((u) => u.pathname === second.path);
 
     // A section link leads to the section index, which lists the section's pages.
-    await page.locator(`#sidebar a[href="/docs/${first.section}"]`).first().click();
+    await page.locator(`#site__sidebar a[href="/docs/${first.section}"]`).first().click();
     await page.waitForURL((u) => u.pathname === `/docs/${first.section}`);
     expect(await page.locator(`main a[href="${first.path}"]`).count()).toBe(1);
     expect(errors).toEqual([]);
@@ -192,7 +192,7 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
       const { context, page, errors } = await open(viewport);
       await page.goto(`${base}/docs`);
       await page.getByRole('button', { name: /search/i }).click();
-      const dialog = page.locator('#search-dialog');
+      const dialog = page.locator('#site__search');
       expect(await dialog.isVisible()).toBe(true);
       // Typing starts at once, before the search code has loaded (served by the gateway: its ranking).
       await page.keyboard.type(word, { delay: 20 });
@@ -256,7 +256,7 @@ describe.skipIf(!haveChromium)('docs site in a real browser', () => {
     await page.screenshot({ path: join(artifacts, 'phone-doc-full.png'), fullPage: true });
 
     const menu = page.getByRole('button', { name: 'Menu' });
-    const sidebar = page.locator('#sidebar');
+    const sidebar = page.locator('#site__sidebar');
     expect(await sidebar.isVisible()).toBe(false);
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     await menu.click();

@@ -50,7 +50,7 @@ describe('titles from folder and file names', () => {
   });
 
   it('names a folder’s own page without a title after its folder, and the tree’s root page after its section', () => {
-    expect(['guide/cli-options.md', 'Guides/Index.md', 'Reference/README.md', 'api/_index.md', 'guide/advanced/index.mdx'].map(fileTitle)).toEqual(['CLI options', 'Guides', 'Reference', 'API', 'Advanced']);
+    expect(['lts.md', 'guide/cli-options.md', 'Guides/Index.md', 'Reference/README.md', 'api/_index.md', 'guide/advanced/index.mdx'].map(fileTitle)).toEqual(['LTS', 'CLI options', 'Guides', 'Reference', 'API', 'Advanced']);
     expect(['index.md', 'README.md', 'docs/index.md'].map(fileTitle)).toEqual(['Overview', 'Overview', 'Overview']);
     expect(fileTitle('docs/guide/index.md')).toBe('Guide');
   });

@@ -137,7 +137,7 @@ describe('page meta', () => {
     const main = html.indexOf('<main');
     expect(main).toBeGreaterThan(0);
     expect(html.indexOf('<article')).toBeGreaterThan(main);
-    expect(html.indexOf('id="sidebar"')).toBeGreaterThan(html.indexOf('</article>'));
+    expect(html.indexOf('id="site__sidebar"')).toBeGreaterThan(html.indexOf('</article>'));
     expect(html.indexOf('class="toc"')).toBeGreaterThan(html.indexOf('</article>'));
   });
 });

@@ -47,7 +47,7 @@ describe('pages', () => {
       const html = read(`${page.path.slice(1)}.html`);
       const title = html.indexOf('<h1');
       expect(title, page.path).toBeGreaterThan(0);
-      for (const part of ['class="breadcrumbs"', 'class="page-actions"', 'id="sidebar"']) {
+      for (const part of ['class="breadcrumbs"', 'class="page-actions"', 'id="site__sidebar"']) {
         if (html.includes(part)) expect(html.indexOf(part), `${page.path}: ${part}`).toBeGreaterThan(title);
       }
       // the menu of page actions comes after the prose: nothing but the breadcrumbs between title and content

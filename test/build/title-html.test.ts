@@ -1,7 +1,7 @@
 // Titles with code spans (src/lib/title-html.ts): code in HTML, text in the document title, paired as CommonMark
 // pairs backtick runs, escaped everywhere else, in time proportional to the title.
 import { describe, expect, it } from 'vitest';
-import { titleHtml, titleText } from '../../src/lib/title-html.ts';
+import { titleAnchor, titleHtml, titleText } from '../../src/lib/title-html.ts';
 
 describe('titles with code spans', () => {
   it('show a code span as code and escape the rest', () => {
@@ -20,5 +20,12 @@ describe('titles with code spans', () => {
 
   it('read a title of megabytes of backticks in one pass', () => {
     for (const unit of ['` ', '``` `` ` ', '\\`']) expect(titleHtml(unit.repeat(200_000)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a title’s anchor', () => {
+  it('is the id its leading heading had on the source site (github-slugger, code without backticks)', () => {
+    expect(titleAnchor('Web Frameworks')).toBe('web-frameworks');
+    expect(titleAnchor("The hitchhiker's guide to `plugins`")).toBe('the-hitchhikers-guide-to-plugins');
   });
 });

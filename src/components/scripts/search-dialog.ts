@@ -7,13 +7,13 @@
 
 const closeIcon = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18"/></svg>';
 const head =
-  '<div class="search-panel-head"><h2 id="search-dialog-title" class="search-title">Search the docs</h2>' +
+  '<div class="search-panel-head"><h2 id="site__search-title" class="search-title">Search the docs</h2>' +
   '<div class="search-modes" role="group" aria-label="Mode"><button type="button" aria-pressed="true" data-dialog-mode="search">Search</button>' +
   '<button type="button" aria-pressed="false" data-dialog-mode="ask">Ask</button></div>' +
   `<button type="button" class="icon-button" data-search-close>${closeIcon}<span class="sr-only">Close search</span></button></div>`;
 const askForm =
-  '<form class="ask-panel" data-ask-form hidden><label class="ask-label" for="ask-input">Ask a question about the docs. The answer is written from the pages it cites.</label>' +
-  '<div class="ask-row"><input id="ask-input" name="query" type="text" required maxlength="500" autocomplete="off" placeholder="How do I deploy behind nginx?"><button type="submit">Ask</button></div>' +
+  '<form class="ask-panel" data-ask-form hidden><label class="ask-label" for="site__ask-input">Ask a question about the docs. The answer is written from the pages it cites.</label>' +
+  '<div class="ask-row"><input id="site__ask-input" name="query" type="text" required maxlength="500" autocomplete="off" placeholder="How do I deploy behind nginx?"><button type="submit">Ask</button></div>' +
   '<p class="sr-only" role="status" data-ask-status></p><div class="ask-answer" data-ask-output aria-label="Answer" role="region" tabindex="-1"></div></form>';
 
 type DialogMode = 'search' | 'ask';
@@ -26,9 +26,9 @@ export function completeDialog(dialog: HTMLDialogElement): void {
   panel.insertAdjacentHTML('afterbegin', head);
   panel.insertAdjacentHTML('beforeend', askForm);
   dialog.removeAttribute('aria-label');
-  dialog.setAttribute('aria-labelledby', 'search-dialog-title');
+  dialog.setAttribute('aria-labelledby', 'site__search-title');
   const form = panel.querySelector<HTMLFormElement>('[data-ask-form]')!;
-  const title = panel.querySelector<HTMLElement>('#search-dialog-title')!;
+  const title = panel.querySelector<HTMLElement>('#site__search-title')!;
   const modeButtons = [...panel.querySelectorAll<HTMLButtonElement>('[data-dialog-mode]')];
   panel.querySelector('[data-search-close]')!.addEventListener('click', () => dialog.close());
 

@@ -44,7 +44,7 @@ syncTheme();
 
 // ── Phone menu ────────────────────────────────────────────────────────────
 const menuButton = document.querySelector<HTMLButtonElement>('[data-menu-button]');
-const sidebar = document.getElementById('sidebar');
+const sidebar = document.getElementById('site__sidebar');
 /** Scrolls the sidebar (only the sidebar) so the current page's link is in view. */
 function revealCurrent(): void {
   const link = sidebar?.querySelector<HTMLElement>('[aria-current="page"]');
@@ -92,7 +92,7 @@ let dialog: HTMLDialogElement | undefined;
 function searchDialog(): HTMLDialogElement {
   if (dialog) return dialog;
   const created = (dialog = document.createElement('dialog'));
-  created.id = 'search-dialog';
+  created.id = 'site__search';
   created.className = 'search-dialog';
   created.setAttribute('aria-label', 'Search the docs');
   created.innerHTML =
@@ -118,7 +118,7 @@ async function openSearch(): Promise<void> {
   void loadStylesheet(searchCss).then(() => (opened.dataset.ready = ''));
   if (!opened.open) opened.showModal();
   void import('./search-dialog.ts').then((m) => m.completeDialog(opened));
-  if (opened.dataset.mode === 'ask') return void opened.querySelector<HTMLInputElement>('#ask-input')?.focus();
+  if (opened.dataset.mode === 'ask') return void opened.querySelector<HTMLInputElement>('#site__ask-input')?.focus();
   const target = opened.querySelector<HTMLElement>('[data-search-target]')!;
   const preInput = opened.querySelector<HTMLInputElement>('[data-search-preinput]');
   if (preInput && !preInput.hidden) preInput.focus();
