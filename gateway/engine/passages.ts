@@ -323,26 +323,28 @@ const MIN_CUT = 40;
  * as fit `budget` characters, taken after it and before it in turn; `prefer: 'end'` starts from the last unit (a
  * lead-in's sentence that announces what follows). At least the starting unit, whatever its length.
  */
-function unitWindow(units: readonly string[], budget: number, separator: number, score: (text: string) => number, prefer: 'best' | 'end'): [from: number, to: number] {
+function unitWindow(units: readonly string[], budget: number, separator: number, score: (text: string) => number, prefer: 'best' | 'end', matchingOnly = false): [from: number, to: number] {
   if (units.length === 0) return [0, 0];
   let start = units.length - 1;
+  const scores = prefer === 'best' ? units.map(score) : [];
   if (prefer === 'best') {
     let bestScore = -1;
-    units.forEach((unit, i) => {
-      const s = score(unit);
+    scores.forEach((s, i) => {
       if (s > bestScore) [start, bestScore] = [i, s];
     });
   }
+  // with matchingOnly, the window grows only over units that match the question too
+  const takes = (i: number) => !matchingOnly || prefer !== 'best' || scores[i]! > 0;
   let from = start;
   let to = start + 1;
   let size = units[start]!.length;
   for (let grown = true; grown; ) {
     grown = false;
-    if (to < units.length && size + separator + units[to]!.length <= budget) {
+    if (to < units.length && takes(to) && size + separator + units[to]!.length <= budget) {
       size += separator + units[to++]!.length;
       grown = true;
     }
-    if (from > 0 && size + separator + units[from - 1]!.length <= budget) {
+    if (from > 0 && takes(from - 1) && size + separator + units[from - 1]!.length <= budget) {
       size += separator + units[--from]!.length;
       grown = true;
     }
@@ -467,7 +469,9 @@ function fitBlock(block: Block, budget: number, score: (text: string) => number,
       if (top || items.length === 0) items.push(line);
       else items[items.length - 1] += `\n${line}`;
     }
-    const [from, to] = unitWindow(items, budget, 1, score, prefer);
+    // a numbered list is steps, read in order; the items of any other list stand alone (a catalogue of plugins, of
+    // options): its cut keeps the items around the best one that match the question too, not its neighbours
+    const [from, to] = unitWindow(items, budget, 1, score, prefer, !/^\s*\d/.test(items[0]!));
     let kept = items.slice(from, to).join('\n');
     if (kept.length > budget && !FENCE_LINE.test(kept)) kept = fitItem(kept, budget, score, prefer);
     return { kind: 'list', markdown: kept };

@@ -7,7 +7,7 @@ import { inlineText as twinInlineText } from '../../src/lib/markdown-twin.ts';
 import { answer, type AnswerSource } from '../../gateway/engine/answer.ts';
 import { citationFilter } from '../../gateway/engine/citations.ts';
 import { TWIN_INDEX_POINTER, atxHeading, markdownSections, missingCodeNote } from '../../gateway/engine/markdown-sections.ts';
-import { COVERED_THRESHOLD, rankSections, sectionPassage } from '../../gateway/engine/passages.ts';
+import { COVERED_THRESHOLD, fitBlockToQuestion, rankSections, sectionPassage } from '../../gateway/engine/passages.ts';
 
 describe('atxHeading', () => {
   it('reads depth and text as CommonMark does: closing hashes after a space go, a last word keeps its own', () => {
@@ -145,6 +145,19 @@ describe('sections an extractive answer quotes', () => {
     const hooks = '# Hooks\n\n### onRequest\n```js\nfastify.addHook(\'onRequest\', (request, reply, done) => {\n  done()\n})\n```\nOr `async/await`:\n```js\nfastify.addHook(\'onRequest\', async (request, reply) => {})\n```\n';
     const [section] = markdownSections(hooks).filter((x) => x.heading === 'onRequest');
     expect(sectionPassage(section!, 'onRequest hook').map((b) => b.kind)).toEqual(['code', 'paragraph', 'code']);
+  });
+
+  it('cut a long list of plugins to the items that match, a numbered list to the steps around the one that does', () => {
+    const plugin = (name: string, what: string) => `- [\`${name}\`](https://github.com/x/${name}) ${what} ${'Maintained by the community. '.repeat(3)}`;
+    const names = Array.from({ length: 40 }, (_, i) => plugin(`fastify-${i}`, 'Adds a feature.'));
+    names[20] = plugin('fastify-traps', 'Closes the server gracefully on SIGINT and SIGTERM signals.');
+    names[21] = plugin('fastify-graceful', 'Shuts the server down gracefully.');
+    const catalogue = fitBlockToQuestion({ kind: 'list', markdown: names.join('\n') }, 900, 'how do I close the server gracefully');
+    expect(catalogue.markdown.split('\n').map((item) => /`([^`]+)`/.exec(item)![1])).toEqual(['fastify-traps', 'fastify-graceful']);
+    const steps = Array.from({ length: 40 }, (_, i) => `${i + 1}. Step ${i + 1} ${i === 20 ? 'closes the server gracefully' : 'does something else'}.`).join('\n');
+    const cut = fitBlockToQuestion({ kind: 'list', markdown: steps }, 300, 'how do I close the server gracefully').markdown;
+    expect(cut).toContain('21. Step 21 closes');
+    expect(cut.split('\n').length).toBeGreaterThan(2);
   });
 
   it('leave one blank line after a list whose last item ends in a fence', async () => {
