@@ -391,6 +391,9 @@ export class SourceConverter {
         continue;
       }
       let text = line;
+      // a reference definition with its destination on the next line, as CommonMark allows (Fastify's TypeScript
+      // reference): one line, so its link is rewritten (absolute in the twin) and checked like any other
+      if (text.includes(']:') && openDefinition.test(text) && /^\s+\S/.test(lines[i + 1] ?? '')) text = `${text.trimEnd()} ${lines[++i]!.trim()}`;
       if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && withoutAuthoredId(text) !== text) {
         this.ctx.note('custom heading ids {#id} kept as anchors beside the ids headings get from their text');
         text = withoutAuthoredId(text) + anchorMarker(text, mode);
@@ -525,6 +528,9 @@ export class SourceConverter {
     return text.replace(/(<(?:a|img|source|video|audio)\b[^<>]*?\s(?:href|src)=)(["'])([^"']*)\2/gi, (_w, lead: string, q: string, target: string) => `${lead}${q}${rewrite(target)}${q}`);
   }
 }
+
+/** A link reference definition whose destination is on the next line: `[label]:` alone. */
+const openDefinition = /^\s{0,3}\[[^\]]+\]:\s*$/;
 
 function indentOf(line: string): string {
   return /^\s*/.exec(line)![0];

@@ -140,6 +140,12 @@ describe('the source converter keeps what it converts', () => {
     expect(convert('[x](./odd]name)')).toBe('[x](./odd]name)');
   });
 
+  it('rewrites a reference definition whose destination is on the next line, as one line', () => {
+    const { convert, links } = converter('twin');
+    expect(convert('See [Fastify][].\n\n[Fastify]:\n    ./server#factory\n[Other]: ./other\n\n    indented code')).toBe('See [Fastify][].\n\n[Fastify]: /docs/server#factory\n[Other]: /docs/other\n\n    indented code');
+    expect(links).toEqual(['./server#factory', './other']);
+  });
+
   it('reads a code region by its name as written, and leaves out a name that is no region', () => {
     const { convert, notes } = converter('twin');
     expect(convert('<<< ./sample.ts#setup{1}')).toBe(['```ts', 'const a = 1;', '```'].join('\n'));
