@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
 import { closesFence } from './markdown-lines.ts';
+import { codeSpanParts } from '../../gateway/engine/inline-markdown.ts';
 import { readContentFile } from './content-links.ts';
 
 /** `import … from 'x'` and `import 'x'` at the start of a line, the specifier on the same line as `from`. */
@@ -87,13 +88,13 @@ export function customIds(source: string): string[] {
 const startTag = /<([a-z][a-z0-9-]*)\b([^<>]*)>/gi;
 /** An `id` attribute, or an `a` element's `name` (a fragment's target too, by the HTML standard). */
 const idAttribute = /(?:^|\s)(id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi;
-/** Inline code (`` `<a id="x">` `` shows a tag, writes none): taken out before the tags are read. */
-const inlineCode = /(`+)[^`]+?\1/g;
 
 /** The ids a line's HTML tags give (empty values left out). */
 export function htmlIds(line: string): string[] {
   const ids: string[] = [];
-  for (const [, tag, attributes] of line.replace(inlineCode, '').matchAll(startTag)) {
+  // inline code (`` `<a id="x">` ``) shows a tag and writes none: only the text around code spans is read
+  const prose = line.includes('`') ? codeSpanParts(line).map((part) => (part.code ? ' ' : part.text)).join('') : line;
+  for (const [, tag, attributes] of prose.matchAll(startTag)) {
     for (const [, name, double, single, bare] of attributes!.matchAll(idAttribute)) {
       const value = (double ?? single ?? bare ?? '').trim();
       if (value && (name!.toLowerCase() === 'id' || tag!.toLowerCase() === 'a')) ids.push(value);

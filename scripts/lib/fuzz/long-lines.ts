@@ -15,9 +15,10 @@ import { inlineText } from '../../../gateway/engine/inline-markdown.ts';
 import { rankSections, sectionPassage } from '../../../gateway/engine/passages.ts';
 import { decodeEntities, queryTerms, splitSentences, textTerms, toPlainText, wordTerms } from '../../../gateway/engine/text.ts';
 import { customIds, mdxImports, withoutCustomIds } from '../../../src/lib/foreign-mdx.ts';
-import { inlineText as twinInlineText } from '../../../src/lib/markdown-twin.ts';
+import { pageTwin, inlineText as twinInlineText } from '../../../src/lib/markdown-twin.ts';
 import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../../src/lib/source-markdown.ts';
 import { vitepressSlug, withoutAuthoredId } from '../../../src/markdown/heading-ids.ts';
+import { titleHtml } from '../../../src/lib/title-html.ts';
 
 export interface LongLineFinding {
   function: string;
@@ -66,6 +67,9 @@ function functions(contentDir: string): Record<string, (line: string) => unknown
     vitepressSlug,
     withoutAuthoredId,
     'inlineText (twin headings)': twinInlineText,
+    // a heading read with the page's reference definitions (the line as a heading, then as a definition)
+    'headings of a twin': (line) => pageTwin({ title: 'T', body: `## ${line}\n\n[${line.slice(0, 50)}]: ${line}`, isMdx: false }).headings,
+    titleHtml,
     atxHeading,
     inlineText,
     markdownSections,
