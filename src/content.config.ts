@@ -61,7 +61,7 @@ export const collections = {
   }),
   portfolio: defineCollection({
     // A docs tree brought without a portfolio/ folder has an empty collection, not a warning on every build.
-    loader: existsSync(portfolioDir(site.contentDir)) ? glob({ pattern: '*.{md,mdx}', base: portfolioDir(site.contentDir), generateId: idFromPath }) : { name: 'no-portfolio', load: async () => {} },
+    loader: existsSync(portfolioDir(site.contentDir)) ? glob({ pattern: '*.{md,mdx}', base: portfolioDir(site.contentDir), generateId: idFromPath }) : { name: 'no-portfolio', load: async ({ store }) => store.clear() },
     schema: frontmatter.pick({ title: true, description: true, order: true, draft: true }).required({ title: true }),
   }),
 };

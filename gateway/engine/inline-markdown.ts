@@ -8,6 +8,8 @@
  * of them costs time in proportion to its length. The build's titles (src/lib/title-html.ts) pair code spans here too.
  */
 
+import { decodeEntities } from './text.ts';
+
 export interface InlinePart {
   /** A code span's text (its backticks and CommonMark's one padding space removed), or text around spans as written. */
   text: string;
@@ -60,25 +62,39 @@ const ESCAPE = /\\([!-/:-@[-`{-~])/g;
 /** Escaped characters stand in a private-use range while the patterns below run, so none of them reads one as syntax. */
 const HIDDEN = 0xe000;
 const HIDDEN_CHARACTER = /[\ue021-\ue07e]/g;
+/** A code span stands as \ue100<its index>\ue101 meanwhile: links and emphasis around code are read whole. */
+const CODE_PLACEHOLDER = /\ue100(\d+)\ue101/g;
 
-/** The visible text of text outside code spans: links and images by their text, tags out, emphasis markers out. */
-function proseText(source: string): string {
-  return source
-    .replace(ESCAPE, (_, character: string) => String.fromCharCode(HIDDEN + character.charCodeAt(0)))
-    .replace(/!\[[^[\]]*\]\([^()[]*\)/g, '')
-    .replace(/\[([^[\]]*)\]\([^()[]*\)/g, '$1')
-    .replace(/\[([^[\]]*)\]\[[^[\]]*\]/g, '$1')
-    .replace(/<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^<>\s]*)>/g, '$1')
-    .replace(/<\/?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?\/?>|<!--[^<>]*-->/g, '')
-    .replace(/(\*\*|__)(.*?)\1/g, '$2')
-    .replace(/(^|\W)[*_]([^*_]+)[*_](?=\W|$)/g, '$1$2')
-    .replace(HIDDEN_CHARACTER, (hidden) => String.fromCharCode(hidden.charCodeAt(0) - HIDDEN));
-}
+/** Whether the page defines a link reference label (`[label]: url`); the visible text of `[text][label]` depends on it. */
+export type LabelDefined = (label: string) => boolean;
+const NONE_DEFINED: LabelDefined = () => false;
 
-/** The visible text of inline Markdown (a heading's): code spans as written, the rest read by proseText. */
-export function inlineText(source: string): string {
-  return codeSpanParts(source)
-    .map((part) => (part.code ? part.text : proseText(part.text)))
-    .join('')
-    .trim();
+/** A label as CommonMark matches it: case and runs of white space do not count. */
+export const labelKey = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * The visible text of inline Markdown (a heading's), as the site's renderer shows it and slugs it: code spans as
+ * written, links and images by their text (a reference link only when its label is defined), real tags out, emphasis
+ * markers out, entities decoded. The space a tag or image leaves at either end stays: the renderer's id keeps it.
+ */
+export function inlineText(source: string, defined: LabelDefined = NONE_DEFINED): string {
+  const codes: string[] = [];
+  const text = source.includes('`')
+    ? codeSpanParts(source)
+        .map((part) => (part.code ? `\ue100${codes.push(part.text) - 1}\ue101` : part.text))
+        .join('')
+    : source;
+  return decodeEntities(
+    text
+      .replace(ESCAPE, (_, character: string) => String.fromCharCode(HIDDEN + character.charCodeAt(0)))
+      .replace(/!\[[^[\]]*\]\([^()[]*\)/g, '')
+      .replace(/\[([^[\]]*)\]\([^()[]*\)/g, '$1')
+      .replace(/\[([^[\]]*)\]\[([^[\]]*)\]/g, (whole, label: string, reference: string) => (defined(labelKey(reference || label)) ? label : whole))
+      .replace(/<([a-zA-Z][a-zA-Z0-9+.-]{1,31}:[^<>\s]*)>/g, '$1')
+      .replace(/<\/?[a-zA-Z][a-zA-Z0-9-]*(?:\s[^<>]*)?\/?>|<!--[^<>]*-->/g, '')
+      .replace(/(\*\*|__)(.*?)\1/g, '$2')
+      .replace(/(^|\W)[*_]([^*_]+)[*_](?=\W|$)/g, '$1$2'),
+  )
+    .replace(HIDDEN_CHARACTER, (hidden) => String.fromCharCode(hidden.charCodeAt(0) - HIDDEN))
+    .replace(CODE_PLACEHOLDER, (_, index: string) => codes[Number(index)]!);
 }

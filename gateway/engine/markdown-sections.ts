@@ -9,7 +9,7 @@
  * still an item or indented under one. Anchors use github-slugger on the heading's visible text, as the build does.
  */
 import GithubSlugger from 'github-slugger';
-import { inlineText } from './inline-markdown.ts';
+import { type LabelDefined, inlineText, labelKey } from './inline-markdown.ts';
 
 export type BlockKind = 'paragraph' | 'list' | 'code' | 'table' | 'quote' | 'html';
 
@@ -100,6 +100,21 @@ export function atxHeading(line: string): { depth: number; text: string } | unde
   return text ? { depth, text: closed ? text.slice(0, end).trimEnd() : text } : undefined;
 }
 
+/** A link reference definition's first line: `[label]: url`, or `[label]:` with the URL on the next line. */
+const DEFINITION_LINE = /^ {0,3}\[([^\]\n]+)\]:/;
+
+/** The reference labels the page defines outside code, for the text of a heading's `[text][label]` (inlineText). */
+function definedLabels(lines: readonly string[]): LabelDefined {
+  const labels = new Set<string>();
+  const fence = fenceTracker();
+  for (const line of lines) {
+    const definition = !fence.open() && line.includes(']:') ? DEFINITION_LINE.exec(line) : null;
+    fence.read(line);
+    if (definition) labels.add(labelKey(definition[1]!));
+  }
+  return (label) => labels.has(label);
+}
+
 function kindOf(firstLine: string): BlockKind {
   if (LIST_ITEM.test(firstLine)) return 'list';
   if (/^ {0,3}>/.test(firstLine)) return 'quote';
@@ -130,6 +145,7 @@ export function markdownSections(markdown: string): Section[] {
   };
 
   const all = markdown.replace(/\r\n?/g, '\n').replace(/^---\n[\s\S]*?\n---\n/, '').split('\n');
+  const defined = definedLabels(all);
   for (let i = 0; i < all.length; i++) {
     const line = all[i]!;
     if (fence) {
@@ -161,12 +177,13 @@ export function markdownSections(markdown: string): Section[] {
     if (heading) {
       flush();
       const { depth } = heading;
-      const text = inlineText(heading.text);
       if (depth === 1 && !titleSeen) {
         titleSeen = true;
         continue;
       }
-      sections.push({ heading: text, depth, anchor: slugger.slug(text), blocks: [] });
+      // the anchor from the text as the renderer has it (a space a trailing tag leaves included), shown trimmed
+      const text = inlineText(heading.text, defined);
+      sections.push({ heading: text.trim(), depth, anchor: slugger.slug(text), blocks: [] });
       continue;
     }
     if (line.trim() === '') {

@@ -333,8 +333,9 @@ function unitWindow(units: readonly string[], budget: number, separator: number,
       if (s > bestScore) [start, bestScore] = [i, s];
     });
   }
-  // with matchingOnly, the window grows only over units that match the question too
-  const takes = (i: number) => !matchingOnly || prefer !== 'best' || scores[i]! > 0;
+  // with matchingOnly, the window grows only over units that match the question too (when the best one does)
+  const onlyMatching = matchingOnly && prefer === 'best' && scores[start]! > 0;
+  const takes = (i: number) => !onlyMatching || scores[i]! > 0;
   let from = start;
   let to = start + 1;
   let size = units[start]!.length;
@@ -536,7 +537,7 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   // a list or a block that continues a sentence reads with the paragraph that leads into it
   if (start > 0 && blocks[start - 1]!.kind === 'paragraph' && (blocks[start]!.kind !== 'paragraph' || /:\s*$/.test(blocks[start - 1]!.markdown))) start--;
   // a section that opens with its code (a signature, the first of two ways: "Or `async/await`:") starts with it
-  else if (start === 1 && blocks[0]!.kind === 'code') start = 0;
+  if (start === 1 && blocks[0]!.kind === 'code') start = 0;
   const chosen: Block[] = [];
   let prose = 0;
   // an option's fields (Type, Default) say little alone: the paragraphs after them say what it does

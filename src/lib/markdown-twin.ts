@@ -160,16 +160,23 @@ function codeSpan(code: string): string {
   return `${fence}${pad}${code}${pad}${fence}`;
 }
 
-/** A link reference definition (`[label]: url`, the URL on its line or the next), as a heading's reference link needs it. */
-const referenceDefinition = /^ {0,3}\[[^\]\n]+\]:[^\n]*(?:\n[ \t]+\S[^\n]*)?/gm;
+/** A link reference definition's first line: `[label]: url`, or `[label]:` with the URL on an indented next line. */
+const definitionLine = /^ {0,3}\[([^\]\n]+)\]:(.*)$/;
+/** The labels a heading may use as reference links: the text of each bracket pair. */
+const bracketText = /\[([^[\]\n]+)\]/g;
+/** A label as CommonMark matches it: case and runs of white space do not count. */
+const labelKey = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCase();
 
 function headingsOf(markdown: string): Heading[] {
   const slugger = new GithubSlugger();
-  const definitions = markdown.includes(']:') ? (markdown.match(referenceDefinition) ?? []).join('\n') : '';
+  const found: { depth: number; source: string }[] = [];
+  // the page's reference definitions outside code, by label: a heading is parsed with the ones it uses
+  const definitions = new Map<string, string>();
   let titleSeen = false;
-  const headings: Heading[] = [];
   let fence: string | null = null;
-  for (const quoted of markdown.split('\n')) {
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const quoted = lines[i]!;
     // a heading inside a callout (a block quote here) is a heading of the HTML page too
     const line = quoted.startsWith('>') || quoted.startsWith(' ') ? quoted.replace(/^(?:\s{0,3}>\s?)+/, '') : quoted;
     const f = /^\s*(```|~~~)/.exec(line);
@@ -178,6 +185,13 @@ function headingsOf(markdown: string): Heading[] {
       continue;
     }
     if (fence) continue;
+    const definition = line.includes(']:') ? definitionLine.exec(line) : null;
+    if (definition) {
+      const onNextLine = !definition[2]!.trim() && /^[ \t]+\S/.test(lines[i + 1] ?? '');
+      const key = labelKey(definition[1]!);
+      if (!definitions.has(key)) definitions.set(key, onNextLine ? `${line}\n${lines[i + 1]}` : line);
+      continue;
+    }
     const heading = atxHeading(line);
     if (!heading) continue;
     // the twin's first `# ` line is its title (the layout's <h1>, no id of the page's); a later one is a heading of the page
@@ -185,10 +199,13 @@ function headingsOf(markdown: string): Heading[] {
       titleSeen = true;
       continue;
     }
-    const text = inlineText(heading.text, false, definitions);
-    headings.push({ depth: heading.depth, slug: slugger.slug(text), text });
+    found.push({ depth: heading.depth, source: heading.text });
   }
-  return headings;
+  return found.map(({ depth, source }) => {
+    const used = definitions.size && source.includes(']') ? [...new Set(Array.from(source.matchAll(bracketText), (m) => definitions.get(labelKey(m[1]!))))].filter(Boolean) : [];
+    const text = inlineText(source, false, used.join('\n'));
+    return { depth, slug: slugger.slug(text), text };
+  });
 }
 
 /** A page's twin with what the build manifest records about it: its hash and headings. */

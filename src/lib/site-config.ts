@@ -1,11 +1,13 @@
 // The one validated site config. Every discovery file, llms.txt and the build
 // manifest are generated from it, so a typo fails the build once, here.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { parseFrontmatter } from '@astrojs/markdown-remark';
 import { z } from 'zod';
 import { siteUrl } from '../../gateway/site-url.ts';
 import { inlineText } from '../../gateway/engine/inline-markdown.ts';
+import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
+import { withoutAuthoredId } from '../markdown/heading-ids.ts';
 
 export const contentTypes = ['docs', 'skill', 'agent', 'hook', 'composition'] as const;
 export type ContentType = (typeof contentTypes)[number];
@@ -73,30 +75,33 @@ function foldersOverlap(contentDir: string, distDir: string): string | undefined
   return undefined;
 }
 
-/** The files a tree's home page may be (the page at its root, `/docs/overview/index`). */
-const HOME_FILES = ['index.md', 'index.mdx', '_index.md'];
+/** The files a tree's home page may be (the page at its root, `/docs/overview/index`), in any case (`Index.md`). */
+const HOME_FILES = ['index.md', 'index.mdx', '_index.md', 'readme.md'];
 const treeNames = new Map<string, string | undefined>();
 
 /**
  * The name a brought tree gives itself on its home page: VitePress's `hero.name`, else the page's `title` (before a
- * VitePress ` | ` group) or the heading it opens with, read once per content folder. This repository's own content
- * has no such page.
+ * VitePress ` | ` group), else the heading the page opens with (`# Name`, a README's `<h1 align="center">Name</h1>`),
+ * read once per content folder. This repository's own content has no such page.
  */
 function treeName(contentDir: string): string | undefined {
   const dir = resolve(contentDir);
   if (treeNames.has(dir)) return treeNames.get(dir);
   let name: string | undefined;
-  const home = HOME_FILES.map((file) => join(dir, file)).find((file) => existsSync(file));
   try {
-    const { frontmatter, content }: { frontmatter: Record<string, unknown>; content: string } = home ? parseFrontmatter(readFileSync(home, 'utf8')) : { frontmatter: {}, content: '' };
+    const files = new Map(readdirSync(dir).map((file) => [file.toLowerCase(), file]));
+    const home = HOME_FILES.map((file) => files.get(file)).find((file) => file !== undefined);
+    const { frontmatter, content }: { frontmatter: Record<string, unknown>; content: string } = home ? parseFrontmatter(readFileSync(join(dir, home), 'utf8')) : { frontmatter: {}, content: '' };
     const hero = typeof frontmatter.hero === 'object' && frontmatter.hero !== null ? (frontmatter.hero as Record<string, unknown>).name : undefined;
-    // else the page's heading when it opens with one: `# Name`, or a README's `<h1 align="center">Name</h1>`
-    const opening = /^\s*(?:#[ \t]+([^\n]+)|<h1\b[^<>]*>([^<>\n]+)<\/h1>)/.exec(content);
-    name = [hero, frontmatter.title, opening?.[1] === undefined ? opening?.[2] : inlineText(opening[1])]
+    const firstLine = /^\s*([^\n]*)/.exec(content)![1]!;
+    const heading = atxHeading(firstLine);
+    const html = /^<h1\b[^<>]*>([^<>]+)<\/h1>/.exec(firstLine)?.[1];
+    const opening = heading?.depth === 1 ? inlineText(withoutAuthoredId(heading.text)) : html && inlineText(html);
+    name = [hero, frontmatter.title, opening]
       .map((value) => (typeof value === 'string' ? value.split(' | ')[0]!.replace(/\s+/g, ' ').trim() : ''))
       .find(Boolean);
   } catch {
-    // front matter that is not YAML: the docs loader reports it, naming the file
+    // no such folder (the build says so), or front matter that is not YAML (the docs loader reports it, naming the file)
   }
   treeNames.set(dir, name);
   return name;

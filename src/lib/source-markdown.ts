@@ -391,8 +391,8 @@ export class SourceConverter {
         continue;
       }
       let text = line;
-      // a reference definition with its destination on the next line, as CommonMark allows (Fastify's TypeScript
-      // reference): one line, so its link is rewritten (absolute in the twin) and checked like any other
+      // a reference definition with its destination on an indented next line: one line, so its link is rewritten
+      // (absolute in the twin) and checked like any other
       if (text.includes(']:') && openDefinition.test(text) && /^\s+\S/.test(lines[i + 1] ?? '')) text = `${text.trimEnd()} ${lines[++i]!.trim()}`;
       if (text.includes('{#') && /^\s*#{1,6}\s/.test(text) && withoutAuthoredId(text) !== text) {
         this.ctx.note('custom heading ids {#id} kept as anchors beside the ids headings get from their text');

@@ -1,7 +1,6 @@
 // Titles as authors write them: plain text, with identifiers in backticks (`Auto-Cleanup with \`using\``, a callout
 // titled `vi.fn`). Shown in HTML, a code span is code; where only text goes (the document's <title>), it is the text
-// without its backticks. Code spans pair as CommonMark pairs them: a run of backticks closes at the next run of the
-// same length, `\`` is a backtick, and a run with no partner is text.
+// without its backticks. Code spans pair as CommonMark pairs them (gateway/engine/inline-markdown.ts).
 
 import GithubSlugger from 'github-slugger';
 import { codeSpanParts, type InlinePart } from '../../gateway/engine/inline-markdown.ts';
@@ -30,9 +29,8 @@ export function titleText(title: string): string {
 }
 
 /**
- * The id a page's title had as its leading `# heading` on the site it comes from (GitHub, VitePress: `# Web
- * Frameworks` is `#web-frameworks`), which links written there use to reach the top of the page; the layout puts it
- * above the title unless the page already uses it.
+ * The id a page's title had as its leading `# heading` on GitHub (`# Web Frameworks` is `#web-frameworks`), which links
+ * written there use to reach the top of the page; the layout puts it above the title unless the page already uses it.
  */
 export function titleAnchor(title: string): string {
   return new GithubSlugger().slug(titleText(title));

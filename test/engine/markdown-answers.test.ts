@@ -1,9 +1,8 @@
 // The pieces the Markdown answers are built from: a twin cut into sections and blocks, the sections an extractive
 // answer quotes (related words and title identifiers count; the search ranking's first page leads), and the filter
 // that drops citations a model made up from its stream.
-import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
-import { inlineText as twinInlineText } from '../../src/lib/markdown-twin.ts';
+import { pageTwin } from '../../src/lib/markdown-twin.ts';
 import { answer, type AnswerSource } from '../../gateway/engine/answer.ts';
 import { citationFilter } from '../../gateway/engine/citations.ts';
 import { TWIN_INDEX_POINTER, atxHeading, markdownSections, missingCodeNote } from '../../gateway/engine/markdown-sections.ts';
@@ -23,25 +22,33 @@ describe('atxHeading', () => {
   });
 });
 
-describe('a heading’s anchor: the gateway reads it as the build’s Markdown parser does', () => {
-  // Fastify's TypeScript reference writes generics in its headings, escaped, with reference links
-  const headings = [
-    'fastify.RawRequestDefaultExpression\\<[RawServer][RawServerGeneric]\\>',
-    '`Map<K, V>` and `Set<T>`',
-    'Use **`vi.fn`** with [links](/x) and ![an image](/i.png) <Badge type="tip">new</Badge>',
-    'Autolink <https://vitest.dev> and an escaped \\*star\\*',
-    'snake_case and __init__ and *emphasis*',
-    'Generic <T> in prose',
+describe('a heading’s anchor: the gateway reads it as the site renders it', () => {
+  // each heading with the id the built HTML page gave it (a fixture page built once, ids read from its HTML)
+  const cases: [heading: string, id: string][] = [
+    ['fastify.RawRequestDefaultExpression\\<[RawServer][RawServerGeneric]\\>', 'fastifyrawrequestdefaultexpressionrawserver'],
+    ['`Map<K, V>` and `Set<T>`', 'mapk-v-and-sett'],
+    ['Use [`defineConfig`](/guide/page) here', 'use-defineconfig-here'],
+    ['Ref [`RawServer`][ref] type', 'ref-rawserver-type'],
+    ['Bold __`vi.fn`__ call', 'bold-vifn-call'],
+    ['Heading <a name="heading-anchor"></a>', 'heading-'],
+    ['<img src="x.png" alt=""> Intro image', '-intro-image'],
+    ['headers[name][value]', 'headersnamevalue'],
+    ['Foo &amp; bar &lt;T&gt;', 'foo--bar-t'],
+    ['Generic <T> in prose', 'generic--in-prose'],
+    ['Autolink <https://vitest.dev> and \\*stars\\*', 'autolink-httpsvitestdev-and-stars'],
+    ['snake_case and __init__ and *emphasis*', 'snake_case-and-init-and-emphasis'],
+    ['Code [a][notdef] ref', 'code-anotdef-ref'],
   ];
-  const definitions = '[RawServerGeneric]: #rawserver';
-  const twin = ['# Title', '', ...headings.flatMap((h) => [`## ${h}`, '', 'Text.', '']), definitions].join('\n');
+  // `notdef` is defined only inside a code fence, which defines nothing
+  const twin = ['# Title', '', ...cases.flatMap(([h]) => [`## ${h}`, '', 'Text.', '']), '```md', '[notdef]: #x', '```', '', '[ref]: #top', '[RawServerGeneric]:', '    #rawserver'].join('\n');
 
-  it('gives every section the anchor the build slugs from the same heading', () => {
-    const build = new GithubSlugger();
-    const expected = headings.map((h) => build.slug(twinInlineText(h, false, definitions)));
-    expect(markdownSections(twin).filter((s) => s.heading).map((s) => s.anchor)).toEqual(expected);
-    expect(expected[0]).toBe('fastifyrawrequestdefaultexpressionrawserver');
-    expect(expected[1]).toBe('mapk-v-and-sett');
+  it('gives every section the id its heading has in the HTML, as the build’s manifest does', () => {
+    expect(markdownSections(twin).filter((s) => s.anchor).map((s) => s.anchor)).toEqual(cases.map(([, id]) => id));
+    expect(pageTwin({ title: 'Title', body: twin.slice('# Title\n'.length), isMdx: false }).headings.map((h) => h.slug)).toEqual(cases.map(([, id]) => id));
+  });
+
+  it('shows a heading without the space a trailing tag leaves', () => {
+    expect(markdownSections(twin).find((s) => s.anchor === 'heading-')!.heading).toBe('Heading');
   });
 });
 
@@ -145,6 +152,9 @@ describe('sections an extractive answer quotes', () => {
     const hooks = '# Hooks\n\n### onRequest\n```js\nfastify.addHook(\'onRequest\', (request, reply, done) => {\n  done()\n})\n```\nOr `async/await`:\n```js\nfastify.addHook(\'onRequest\', async (request, reply) => {})\n```\n';
     const [section] = markdownSections(hooks).filter((x) => x.heading === 'onRequest');
     expect(sectionPassage(section!, 'onRequest hook').map((b) => b.kind)).toEqual(['code', 'paragraph', 'code']);
+    // and when a lead-in announces the list after the code: `signature`, "Options:", the list
+    const [signature] = markdownSections('# API\n\n## listen\n```ts\nlisten(options)\n```\nOptions:\n- `port` the port\n- `host` the host\n').filter((x) => x.heading === 'listen');
+    expect(sectionPassage(signature!, 'listen port').map((b) => b.kind)).toEqual(['code', 'paragraph', 'list']);
   });
 
   it('cut a long list of plugins to the items that match, a numbered list to the steps around the one that does', () => {
@@ -158,6 +168,8 @@ describe('sections an extractive answer quotes', () => {
     const cut = fitBlockToQuestion({ kind: 'list', markdown: steps }, 300, 'how do I close the server gracefully').markdown;
     expect(cut).toContain('21. Step 21 closes');
     expect(cut.split('\n').length).toBeGreaterThan(2);
+    // no item matches (a list a lead-in announces): the cut fills its budget as before
+    expect(fitBlockToQuestion({ kind: 'list', markdown: names.join('\n') }, 900, 'what does it cost').markdown.split('\n').length).toBeGreaterThan(3);
   });
 
   it('leave one blank line after a list whose last item ends in a fence', async () => {

@@ -57,6 +57,7 @@ describe('configuration errors', () => {
     const vitepress = tree('---\ntitle: Vitest | Home\nhero:\n  name: Vitest\n  text: Fast tests\n---\n');
     const titled = tree('---\ntitle: "Fastify | Docs"\n---\n');
     const headed = tree('<h1 align="center">Fastify</h1>\n\nThe documentation.\n');
+    const atx = writeTree({ 'Index.md': '# Pino &amp; friends {#top}\n\nLogs.\n' }, 'agent-docs-named-');
     const untitled = tree('Welcome.\n\n# Not the name\n');
     const broken = tree('---\ntitle: [unclosed\n---\n');
     try {
@@ -64,9 +65,10 @@ describe('configuration errors', () => {
       expect(loadSiteConfig({ CONTENT_DIR: titled })).toMatchObject({ name: 'Fastify', named: true });
       expect(loadSiteConfig({ CONTENT_DIR: vitepress, SITE_NAME: 'Our tests' })).toMatchObject({ name: 'Our tests', named: true });
       expect(loadSiteConfig({ CONTENT_DIR: headed })).toMatchObject({ name: 'Fastify', named: true });
+      expect(loadSiteConfig({ CONTENT_DIR: atx })).toMatchObject({ name: 'Pino & friends', named: true });
       for (const dir of [untitled, broken]) expect(loadSiteConfig({ CONTENT_DIR: dir })).toMatchObject({ name: 'Agent Docs', named: false });
     } finally {
-      [vitepress, titled, headed, untitled, broken].forEach(removeDir);
+      [vitepress, titled, headed, atx, untitled, broken].forEach(removeDir);
     }
   });
 
