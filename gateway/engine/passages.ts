@@ -323,19 +323,20 @@ const MIN_CUT = 40;
  * as fit `budget` characters, taken after it and before it in turn; `prefer: 'end'` starts from the last unit (a
  * lead-in's sentence that announces what follows). At least the starting unit, whatever its length.
  */
-function unitWindow(units: readonly string[], budget: number, separator: number, score: (text: string) => number, prefer: 'best' | 'end', matchingOnly = false): [from: number, to: number] {
+function unitWindow(units: readonly string[], budget: number, separator: number, termsOf: PartTerms, prefer: 'best' | 'end', matchingOnly = false): [from: number, to: number] {
   if (units.length === 0) return [0, 0];
   let start = units.length - 1;
-  const scores = prefer === 'best' ? units.map(score) : [];
+  const scores = prefer === 'best' ? unitScores(units.map(termsOf), units.length) : [];
   if (prefer === 'best') {
     let bestScore = -1;
     scores.forEach((s, i) => {
       if (s > bestScore) [start, bestScore] = [i, s];
     });
   }
-  // with matchingOnly, the window grows only over units that match the question too (when the best one does)
+  // with matchingOnly, the window grows only over units that match the question about as well as the best one (half
+  // its score or more: a word every unit holds makes no neighbour), when the best one matches at all
   const onlyMatching = matchingOnly && prefer === 'best' && scores[start]! > 0;
-  const takes = (i: number) => !onlyMatching || scores[i]! > 0;
+  const takes = (i: number) => !onlyMatching || scores[i]! >= scores[start]! / 2;
   let from = start;
   let to = start + 1;
   let size = units[start]!.length;
@@ -354,11 +355,30 @@ function unitWindow(units: readonly string[], budget: number, separator: number,
 }
 
 /**
+ * Each unit's score: the weights of the question's terms it holds, a term weighing by how few units hold it
+ * (log(1 + units / units holding it)). A word in most of them tells none apart: in a list of plugins each named
+ * `fastify-…`, "does fastify support graphql" picks the item that says GraphQL, not the first that says Fastify.
+ */
+function unitScores(held: readonly number[], units: number): number[] {
+  const weights: number[] = [];
+  for (let k = 0; k < PART_TERMS_MAX; k++) {
+    let holding = 0;
+    for (const h of held) if (h & (1 << k)) holding++;
+    weights.push(holding ? Math.log(1 + units / holding) : 0);
+  }
+  return held.map((h) => {
+    let score = 0;
+    for (let k = 0; h >> k; k++) if (h & (1 << k)) score += weights[k]!;
+    return score;
+  });
+}
+
+/**
  * Prose cut to `budget` characters, `…` included: whole sentences around the best one, or, when that sentence alone is
  * longer, the run of words that matches best (a word longer than the budget cut, never between the halves of a
  * character); `…` where text was left out. A cut never leaves a code span open, nor a link cut in two.
  */
-function fitProse(text: string, budget: number, score: (text: string) => number, prefer: 'best' | 'end'): string {
+function fitProse(text: string, budget: number, score: PartTerms, prefer: 'best' | 'end'): string {
   // every run of white space one space (a single space, by far the most common, is left as it is)
   const flat = text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
   if (flat.length <= budget) return flat;
@@ -418,7 +438,7 @@ const ITEM_MARKER = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
  * lines around the best one, indented as little as the least indented of them (lines of a deep nested list, left
  * indented, would read as code), or that line's words when it alone is too long.
  */
-function fitItem(item: string, budget: number, score: (text: string) => number, prefer: 'best' | 'end'): string {
+function fitItem(item: string, budget: number, score: PartTerms, prefer: 'best' | 'end'): string {
   const lines = item.split('\n');
   const [from, to] = unitWindow(lines, budget, 1, score, prefer);
   if (to - from === 1 && lines[from]!.length > budget) {
@@ -433,13 +453,21 @@ function fitItem(item: string, budget: number, score: (text: string) => number, 
 }
 
 /**
- * Which part of an over-long block to keep: the number of the question's terms (or words standing for them) it holds,
- * looked for as text, not tokenized, so cutting a block of hundreds of kilobytes costs one scan of it.
+ * Which part of an over-long block to keep: the question's terms (or words standing for them) it holds, as bits (term
+ * k, bit k), looked for as text, not tokenized, so cutting a block of hundreds of kilobytes costs one scan of it.
  */
-function partScorer(terms: readonly string[], alternatives: readonly Alternative[][]): (text: string) => number {
+type PartTerms = (text: string) => number;
+/** Terms a part is looked at for (bits of a 32-bit integer); a question rarely has half as many. */
+const PART_TERMS_MAX = 30;
+function partScorer(terms: readonly string[], alternatives: readonly Alternative[][]): PartTerms {
+  const looked = terms.slice(0, PART_TERMS_MAX);
   return (text) => {
     const lower = text.toLowerCase();
-    return terms.reduce((hits, t, k) => hits + (lower.includes(t) || alternatives[k]!.some((a) => lower.includes(a.term)) ? 1 : 0), 0);
+    let held = 0;
+    looked.forEach((t, k) => {
+      if (lower.includes(t) || alternatives[k]!.some((a) => lower.includes(a.term))) held |= 1 << k;
+    });
+    return held;
   };
 }
 
@@ -455,7 +483,7 @@ export function fitBlockToQuestion(block: Block, budget: number, query: string, 
  * megabytes: a paragraph to sentences (fitProse), a list to whole items and a table to its header and whole rows
  * around the best, a quote to whole paragraphs of it. A list item or a quote that holds a code fence is not cut inside.
  */
-function fitBlock(block: Block, budget: number, score: (text: string) => number, prefer: 'best' | 'end'): Block {
+function fitBlock(block: Block, budget: number, score: PartTerms, prefer: 'best' | 'end'): Block {
   if (block.markdown.length <= budget || block.kind === 'code' || block.kind === 'html') return block;
   const lines = block.markdown.split('\n');
   if (block.kind === 'paragraph') return { kind: 'paragraph', markdown: fitProse(block.markdown, budget, score, prefer) };

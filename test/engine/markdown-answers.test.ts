@@ -157,7 +157,7 @@ describe('sections an extractive answer quotes', () => {
     expect(sectionPassage(signature!, 'listen port').map((b) => b.kind)).toEqual(['code', 'paragraph', 'list']);
   });
 
-  it('cut a long list of plugins to the items that match, a numbered list to the steps around the one that does', () => {
+  it('cut a long list of plugins to the items that match best, a numbered list to the steps around the one that does', () => {
     const plugin = (name: string, what: string) => `- [\`${name}\`](https://github.com/x/${name}) ${what} ${'Maintained by the community. '.repeat(3)}`;
     const names = Array.from({ length: 40 }, (_, i) => plugin(`fastify-${i}`, 'Adds a feature.'));
     names[20] = plugin('fastify-traps', 'Closes the server gracefully on SIGINT and SIGTERM signals.');
@@ -168,6 +168,10 @@ describe('sections an extractive answer quotes', () => {
     const cut = fitBlockToQuestion({ kind: 'list', markdown: steps }, 300, 'how do I close the server gracefully').markdown;
     expect(cut).toContain('21. Step 21 closes');
     expect(cut.split('\n').length).toBeGreaterThan(2);
+    // a word every item holds ("fastify") tells none apart: the item that says GraphQL is the one kept
+    names[30] = plugin('mercurius', 'A GraphQL adapter for Fastify.');
+    const graphql = fitBlockToQuestion({ kind: 'list', markdown: names.join('\n') }, 900, 'does fastify support graphql');
+    expect(graphql.markdown.split('\n').map((item) => /`([^`]+)`/.exec(item)![1])).toEqual(['mercurius']);
     // no item matches (a list a lead-in announces): the cut fills its budget as before
     expect(fitBlockToQuestion({ kind: 'list', markdown: names.join('\n') }, 900, 'what does it cost').markdown.split('\n').length).toBeGreaterThan(3);
   });
