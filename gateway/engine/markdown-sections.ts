@@ -9,7 +9,7 @@
  * still an item or indented under one. Anchors use github-slugger on the heading's visible text, as the build does.
  */
 import GithubSlugger from 'github-slugger';
-import { type LabelDefined, inlineText, labelKey } from './inline-markdown.ts';
+import { type LabelDefined, definitionAt, inlineText, labelKey, unquoted } from './inline-markdown.ts';
 
 export type BlockKind = 'paragraph' | 'list' | 'code' | 'table' | 'quote' | 'html';
 
@@ -100,17 +100,14 @@ export function atxHeading(line: string): { depth: number; text: string } | unde
   return text ? { depth, text: closed ? text.slice(0, end).trimEnd() : text } : undefined;
 }
 
-/** A link reference definition's first line: `[label]: url`, or `[label]:` with the URL on the next line. */
-const DEFINITION_LINE = /^ {0,3}\[([^\]\n]+)\]:/;
-
 /** The reference labels the page defines outside code, for the text of a heading's `[text][label]` (inlineText). */
 function definedLabels(lines: readonly string[]): LabelDefined {
   const labels = new Set<string>();
   const fence = fenceTracker();
-  for (const line of lines) {
-    const definition = !fence.open() && line.includes(']:') ? DEFINITION_LINE.exec(line) : null;
-    fence.read(line);
-    if (definition) labels.add(labelKey(definition[1]!));
+  for (let i = 0; i < lines.length; i++) {
+    const definition = fence.open() ? undefined : definitionAt(lines, i);
+    fence.read(unquoted(lines[i]!));
+    if (definition) labels.add(labelKey(definition.label));
   }
   return (label) => labels.has(label);
 }

@@ -25,6 +25,7 @@
 import { Lru } from './lru.ts';
 import type { Corrections } from './search.ts';
 import { fenceTracker, markdownSections, type Block, type Section } from './markdown-sections.ts';
+import { INLINE_LINK } from './inline-markdown.ts';
 import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
 import { QUESTION_FILLER, STOPWORDS, primaryTerm, textTerms } from './text.ts';
 import { isTypingSlip } from './typing-slips.ts';
@@ -416,13 +417,6 @@ function fitProse(text: string, budget: number, score: PartTerms, prefer: 'best'
   return `${before ? `${ELLIPSIS} ` : ''}${kept}${after ? ` ${ELLIPSIS}` : ''}`;
 }
 
-/**
- * An inline link or image, `[text](url "title")`, its text the first group: one level of brackets in the text (a
- * badge `[![alt](img)](url)`, `[the [beta] guide](url)`), a `<url with spaces>` or a url with one level of parentheses
- * (`…/Foo_(bar)`), a title in double or single quotes or parentheses. Each part starts with its own character, so a
- * match never backtracks far. The cut keeps links whole with it (linkSpans), and readText reads a link by its text.
- */
-const INLINE_LINK = /!?\[((?:[^[\]\n]|\[[^[\]\n]*\])*)\]\((?:<[^<>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?\)/g;
 
 /** Where a text's inline links start and end, in order: a cut between words keeps each whole, so it still links. */
 function linkSpans(text: string): [start: number, end: number][] {

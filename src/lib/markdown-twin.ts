@@ -11,7 +11,7 @@ import remarkStringify from 'remark-stringify';
 import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
 import { TWIN_INDEX_POINTER, atxHeading } from '../../gateway/engine/markdown-sections.ts';
-import { inlineText as readerText } from '../../gateway/engine/inline-markdown.ts';
+import { definitionAt, labelKey, inlineText as readerText, smartDashes, unquoted } from '../../gateway/engine/inline-markdown.ts';
 import { componentLead } from './tool-components.ts';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
@@ -136,14 +136,16 @@ const inlineSyntax = /[`*_[\]<>!\\&]/;
  */
 export function inlineText(source: string, keepCode = false, definitions = ''): string {
   // Most headings are plain words: no parser then (a parse costs ≈2 ms, most of it set-up).
-  if (!inlineSyntax.test(source)) return source;
+  if (!inlineSyntax.test(source)) return keepCode ? source : smartDashes(source);
   // A heading of more than a line's worth: the gateway's reader, whose time follows the length (the Markdown parser
   // rescans an unclosed `<!--` from each of them, so a line of thousands takes seconds).
   if (source.length > PARSED_HEADING_CHARS) return readerText(source);
   const parts: string[] = [];
   const walk = (node: { type: string; value?: string; children?: unknown[] }) => {
     if (node.type === 'inlineCode' && node.value && keepCode) parts.push(codeSpan(node.value));
-    else if ((node.type === 'text' || node.type === 'inlineCode') && node.value) parts.push(node.value);
+    // a heading's text as the renderer's smart punctuation shows it; a title is shown as written (title-html.ts)
+    else if (node.type === 'text' && node.value) parts.push(keepCode ? node.value : smartDashes(node.value));
+    else if (node.type === 'inlineCode' && node.value) parts.push(node.value);
     for (const child of node.children ?? []) walk(child as typeof node);
   };
   // Parsed as a heading, so "1. Step" stays text instead of becoming a list; with the page's link reference
@@ -160,12 +162,8 @@ function codeSpan(code: string): string {
   return `${fence}${pad}${code}${pad}${fence}`;
 }
 
-/** A link reference definition's first line: `[label]: url`, or `[label]:` with the URL on an indented next line. */
-const definitionLine = /^ {0,3}\[([^\]\n]+)\]:(.*)$/;
 /** The labels a heading may use as reference links: the text of each bracket pair. */
 const bracketText = /\[([^[\]\n]+)\]/g;
-/** A label as CommonMark matches it: case and runs of white space do not count. */
-const labelKey = (label: string) => label.trim().replace(/\s+/g, ' ').toLowerCase();
 
 function headingsOf(markdown: string): Heading[] {
   const slugger = new GithubSlugger();
@@ -185,11 +183,11 @@ function headingsOf(markdown: string): Heading[] {
       continue;
     }
     if (fence) continue;
-    const definition = line.includes(']:') ? definitionLine.exec(line) : null;
+    const definition = definitionAt(lines, i);
     if (definition) {
-      const onNextLine = !definition[2]!.trim() && /^[ \t]+\S/.test(lines[i + 1] ?? '');
-      const key = labelKey(definition[1]!);
-      if (!definitions.has(key)) definitions.set(key, onNextLine ? `${line}\n${lines[i + 1]}` : line);
+      const key = labelKey(definition.label);
+      if (!definitions.has(key)) definitions.set(key, lines.slice(i, i + definition.lines).map(unquoted).join('\n'));
+      i += definition.lines - 1;
       continue;
     }
     const heading = atxHeading(line);

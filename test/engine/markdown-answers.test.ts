@@ -23,7 +23,7 @@ describe('atxHeading', () => {
 });
 
 describe('a heading’s anchor: the gateway reads it as the site renders it', () => {
-  // each heading with the id the built HTML page gave it (a fixture page built once, ids read from its HTML)
+  // each heading with the id the built HTML page gave it (a page of these headings built once, ids read from its HTML)
   const cases: [heading: string, id: string][] = [
     ['fastify.RawRequestDefaultExpression\\<[RawServer][RawServerGeneric]\\>', 'fastifyrawrequestdefaultexpressionrawserver'],
     ['`Map<K, V>` and `Set<T>`', 'mapk-v-and-sett'],
@@ -38,9 +38,23 @@ describe('a heading’s anchor: the gateway reads it as the site renders it', ()
     ['Autolink <https://vitest.dev> and \\*stars\\*', 'autolink-httpsvitestdev-and-stars'],
     ['snake_case and __init__ and *emphasis*', 'snake_case-and-init-and-emphasis'],
     ['Code [a][notdef] ref', 'code-anotdef-ref'],
+    // smart punctuation: hyphens in text are dashes, which the slug drops
+    ['The --update flag', 'the-update-flag'],
+    ['--watch', 'watch'],
+    ['a---b and c--d ----e', 'ab-and-cd-e'],
+    // every HTML entity, a no-break space, a private-use character by reference
+    ['Request &rarr; Response', 'request--response'],
+    ['Step&nbsp;1', 'step1'],
+    ['Private &#xE100;0&#xE101; x', 'private-0-x'],
+    // labels defined in a block quote, with an escape, with code
+    ['Use the [api][qdef] now', 'use-the-api-now'],
+    ['Use [x][a\\_b] and [y][`c`]', 'use-x-and-y'],
+    // a link whose URL holds parentheses, a badge's image inside a link
+    ['[`data:`](https://developer.mozilla.org/en-US/docs/Web#scheme-source:~:text=schemes%20(not%20recommended).-,data%3A) scheme', 'data-scheme'],
+    ['Badge [![npm](https://img.shields.io/npm/v/x.svg)](https://npm.im/x) here', 'badge--here'],
   ];
   // `notdef` is defined only inside a code fence, which defines nothing
-  const twin = ['# Title', '', ...cases.flatMap(([h]) => [`## ${h}`, '', 'Text.', '']), '```md', '[notdef]: #x', '```', '', '[ref]: #top', '[RawServerGeneric]:', '    #rawserver'].join('\n');
+  const twin = ['# Title', '', ...cases.flatMap(([h]) => [`## ${h}`, '', 'Text.', '']), '```md', '[notdef]: #x', '```', '', '> [qdef]: /x', '', '[ref]: #top', '[RawServerGeneric]:', '    #rawserver', '[a\\_b]: /x', '[`c`]: /y'].join('\n');
 
   it('gives every section the id its heading has in the HTML, as the build’s manifest does', () => {
     expect(markdownSections(twin).filter((s) => s.anchor).map((s) => s.anchor)).toEqual(cases.map(([, id]) => id));
