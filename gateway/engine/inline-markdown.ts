@@ -3,7 +3,9 @@
  * from which its anchor is slugged. The gateway cuts every twin it answers from into sections, each linked by the
  * anchor the HTML page gives its heading, so the text has to be the one the site's Markdown renderer shows: a code
  * span's text as written (`Map<K, V>` keeps its `<K, V>`), a backslash escape as its character (`Foo\<T\>` is
- * `Foo<T>`, no tag), a reference link (`[RawServer][RawServerGeneric]`) as its text, only real tags taken out.
+ * `Foo<T>`, no tag), a reference link (`[RawServer][RawServerGeneric]`) as its text when the page defines the label,
+ * only real tags taken out, entities decoded, `--` the dash smart punctuation makes of it. The page's reference
+ * definitions are read here too (definitionAt), for the gateway and for the build's manifest, so both agree.
  * Every step reads a line once (no pattern reads past the next `[`, `<` or backtick run), so a heading of thousands
  * of them costs time in proportion to its length. The build's titles (src/lib/title-html.ts) pair code spans here too.
  */
