@@ -417,7 +417,6 @@ function fitProse(text: string, budget: number, score: PartTerms, prefer: 'best'
   return `${before ? `${ELLIPSIS} ` : ''}${kept}${after ? ` ${ELLIPSIS}` : ''}`;
 }
 
-
 /** Where a text's inline links start and end, in order: a cut between words keeps each whole, so it still links. */
 function linkSpans(text: string): [start: number, end: number][] {
   return Array.from(text.matchAll(INLINE_LINK), (m) => [m.index, m.index + m[0].length] as [number, number]);
