@@ -165,6 +165,9 @@ function codeSpan(code: string): string {
 /** The labels a heading may use as reference links: the text of each bracket pair. */
 const bracketText = /\[([^[\]\n]+)\]/g;
 
+/** A list item's marker before an ATX heading: the heading is the item's first block. */
+const LIST_ITEM_HEADING = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?=#{1,6}(?:[ \t]|$))/;
+
 function headingsOf(markdown: string): Heading[] {
   const slugger = new GithubSlugger();
   const found: { depth: number; source: string }[] = [];
@@ -190,7 +193,8 @@ function headingsOf(markdown: string): Heading[] {
       i += definition.lines - 1;
       continue;
     }
-    const heading = atxHeading(line);
+    // so is one that opens a list item (`- ###### set-cookie`)
+    const heading = atxHeading(line.includes('#') ? line.replace(LIST_ITEM_HEADING, '') : line);
     if (!heading) continue;
     // the twin's first `# ` line is its title (the layout's <h1>, no id of the page's); a later one is a heading of the page
     if (heading.depth === 1 && !titleSeen) {

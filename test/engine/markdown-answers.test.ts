@@ -61,6 +61,11 @@ describe('a heading’s anchor: the gateway reads it as the site renders it', ()
     expect(pageTwin({ title: 'Title', body: twin.slice('# Title\n'.length), isMdx: false }).headings.map((h) => h.slug)).toEqual(cases.map(([, id]) => id));
   });
 
+  it('lists a heading that opens a list item in the manifest, as the HTML gives it an id (no section of the gateway: the list is one block)', () => {
+    const twin = pageTwin({ title: 'Reply', body: '## Headers\n\n- ###### set-cookie\n  Sets a cookie.\n\n1. ### Step one\n   Do it.\n', isMdx: false });
+    expect(twin.headings.map((h) => [h.depth, h.slug])).toEqual([[2, 'headers'], [6, 'set-cookie'], [3, 'step-one']]);
+  });
+
   it('shows a heading without the space a trailing tag leaves', () => {
     expect(markdownSections(twin).find((s) => s.anchor === 'heading-')!.heading).toBe('Heading');
   });
