@@ -100,16 +100,22 @@ export function atxHeading(line: string): { depth: number; text: string } | unde
   return text ? { depth, text: closed ? text.slice(0, end).trimEnd() : text } : undefined;
 }
 
-/** The reference labels the page defines outside code, for the text of a heading's `[text][label]` (inlineText). */
-function definedLabels(lines: readonly string[]): LabelDefined {
-  const labels = new Set<string>();
+/**
+ * The link reference definitions a page makes outside code (inside block quotes too), by label (labelKey): each
+ * definition's lines without their quote markers, the first of a label kept. The gateway reads which labels are
+ * defined (the text of a heading's `[text][label]`, inlineText); the build parses a heading with the ones it uses.
+ */
+export function referenceDefinitions(lines: readonly string[]): Map<string, string> {
+  const definitions = new Map<string, string>();
   const fence = fenceTracker();
   for (let i = 0; i < lines.length; i++) {
     const definition = fence.open() ? undefined : definitionAt(lines, i);
     fence.read(unquoted(lines[i]!));
-    if (definition) labels.add(labelKey(definition.label));
+    if (!definition) continue;
+    const key = labelKey(definition.label);
+    if (!definitions.has(key)) definitions.set(key, lines.slice(i, i + definition.lines).map(unquoted).join('\n'));
   }
-  return (label) => labels.has(label);
+  return definitions;
 }
 
 function kindOf(firstLine: string): BlockKind {
@@ -142,7 +148,8 @@ export function markdownSections(markdown: string): Section[] {
   };
 
   const all = markdown.replace(/\r\n?/g, '\n').replace(/^---\n[\s\S]*?\n---\n/, '').split('\n');
-  const defined = definedLabels(all);
+  const definitions = referenceDefinitions(all);
+  const defined: LabelDefined = (label) => definitions.has(label);
   for (let i = 0; i < all.length; i++) {
     const line = all[i]!;
     if (fence) {

@@ -10,8 +10,8 @@ import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
-import { TWIN_INDEX_POINTER, atxHeading } from '../../gateway/engine/markdown-sections.ts';
-import { definitionAt, labelKey, inlineText as readerText, smartDashes, unquoted } from '../../gateway/engine/inline-markdown.ts';
+import { TWIN_INDEX_POINTER, atxHeading, fenceTracker, referenceDefinitions } from '../../gateway/engine/markdown-sections.ts';
+import { labelKey, inlineText as readerText, smartDashes, unquoted } from '../../gateway/engine/inline-markdown.ts';
 import { componentLead } from './tool-components.ts';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
@@ -171,28 +171,17 @@ const LIST_ITEM_HEADING = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?=#{1,6}(?:[ \t]|$
 function headingsOf(markdown: string): Heading[] {
   const slugger = new GithubSlugger();
   const found: { depth: number; source: string }[] = [];
-  // the page's reference definitions outside code, by label: a heading is parsed with the ones it uses
-  const definitions = new Map<string, string>();
-  let titleSeen = false;
-  let fence: string | null = null;
   const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const quoted = lines[i]!;
+  // the page's reference definitions outside code, by label: a heading is parsed with the ones it uses
+  const definitions = referenceDefinitions(lines);
+  let titleSeen = false;
+  const fence = fenceTracker();
+  for (const quoted of lines) {
     // a heading inside a callout (a block quote here) is a heading of the HTML page too
-    const line = quoted.startsWith('>') || quoted.startsWith(' ') ? quoted.replace(/^(?:\s{0,3}>\s?)+/, '') : quoted;
-    const f = /^\s*(```|~~~)/.exec(line);
-    if (f) {
-      fence = fence === null ? f[1]! : fence === f[1] ? null : fence;
-      continue;
-    }
-    if (fence) continue;
-    const definition = definitionAt(lines, i);
-    if (definition) {
-      const key = labelKey(definition.label);
-      if (!definitions.has(key)) definitions.set(key, lines.slice(i, i + definition.lines).map(unquoted).join('\n'));
-      i += definition.lines - 1;
-      continue;
-    }
+    const line = unquoted(quoted);
+    const inCode = fence.open();
+    fence.read(line);
+    if (inCode || fence.open()) continue;
     // so is one that opens a list item (`- ###### set-cookie`)
     const heading = atxHeading(line.includes('#') ? line.replace(LIST_ITEM_HEADING, '') : line);
     if (!heading) continue;
