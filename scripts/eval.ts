@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
 import { SET_NAMES, builtPages, loadEvalSets, type EvalQuery, type EvalSets } from './lib/eval/judged-set.ts';
-import { answerCheck, mean, recall, reciprocalRank } from './lib/eval/metrics.ts';
+import { answerCheck, citedPath, mean, recall, reciprocalRank } from './lib/eval/metrics.ts';
 import { apiSearchRanker, askRanker, generateAnswer, minisearchRanker, pagefindRanker, type Ranker } from './lib/eval/rankers.ts';
 import { SYSTEMS, markdownReport, type AnswerScores, type EvalReport, type RankingScores, type SystemName } from './lib/eval/report.ts';
 import { startGateway } from './lib/gateway-process.ts';
@@ -129,8 +129,14 @@ async function main(): Promise<void> {
     // what the answerer can cite at best: it answers from the first five pages /ask ranks
     const judgedInSources = sets.questions.filter((q, i) => askQuestionRanks[i]!.slice(0, 5).some((p) => q.relevant.has(p))).length;
     const answers: AnswerScores = { judgedInSources, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
-    for (const q of [...sets.questions, ...sets.unanswerable]) {
-      const check = answerCheck(q, await generateAnswer(gw.url, q.query));
+    const answerMisses: EvalReport['answerMisses'] = [];
+    for (const [i, q] of [...sets.questions, ...sets.unanswerable].entries()) {
+      const answer = await generateAnswer(gw.url, q.query);
+      const check = answerCheck(q, answer);
+      const judged = (page: string): string => (q.relevant.has(page) ? `*${page}` : page);
+      if (q.relevant.size > 0 && !check.firstCitedJudged) {
+        answerMisses.push({ query: q.query, sources: askQuestionRanks[i]!.slice(0, 5).map(judged), cited: answer.citations.map((url) => judged(citedPath(url))), notCovered: check.notCovered });
+      }
       answers.answers++;
       if (!check.fencesIntact) answers.brokenFences++;
       if (q.relevant.size === 0) {
@@ -154,7 +160,7 @@ async function main(): Promise<void> {
       if (check.firstCitedJudged) answers.typosFirstCitedJudged++;
     }
 
-    const report: EvalReport = { corpus: corpusName, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, misses };
+    const report: EvalReport = { corpus: corpusName, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, misses, answerMisses };
     const md = markdownReport(report);
     console.log(`\n${md}`);
     const results = join(repoRoot, 'bench/results');

@@ -35,6 +35,11 @@ export interface EvalReport {
   answers: AnswerScores;
   /** Per query and system: the rank of the first judged page (0 = not in the top 10), for digging into misses. */
   misses: Record<string, { query: string; system: SystemName; top: string[] }[]>;
+  /**
+   * Answerable questions whose generated answer does not lead with a judged page: the five pages /ask gave the
+   * answerer (judged ones marked `*`), what the answer cited, and whether it said "not covered".
+   */
+  answerMisses: { query: string; sources: string[]; cited: string[]; notCovered: boolean }[];
 }
 
 const SET_TITLES: Record<Exclude<SetName, 'unanswerable'>, string> = {
