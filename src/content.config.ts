@@ -13,6 +13,13 @@ const site = loadSiteConfig();
  */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/**
+ * A key written with no value (`description:`, YAML's null) is a key not written: Mintlify's and Hugo's trees leave
+ * such keys in their pages, and those tools read them as absent.
+ */
+const withoutEmptyKeys = (data: unknown): unknown =>
+  data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null)) : data;
+
 const frontmatter = z.object({
   // Without a title the page's first `# heading` gives it, else its file name (src/lib/source-pages.ts).
   title: z.string({ message: 'title must be a string' }).transform(oneLine).pipe(z.string().min(1, 'title must not be empty')).optional(),
@@ -42,8 +49,8 @@ const asLabel = (value: unknown): string | undefined => (typeof value === 'strin
  * `nav_order`, Hugo's `weight` and `linkTitle`. Read leniently and never an error: they are those tools' fields, and a
  * tree brought here unchanged keeps its pages' order and the short names its navigation shows.
  */
-const docsFrontmatter = frontmatter
-  .extend({ sidebar: z.unknown().optional(), sidebar_position: z.unknown().optional(), sidebar_label: z.unknown().optional(), nav_order: z.unknown().optional(), weight: z.unknown().optional(), linkTitle: z.unknown().optional() })
+const docsFrontmatter = z
+  .preprocess(withoutEmptyKeys, frontmatter.extend({ sidebar: z.unknown().optional(), sidebar_position: z.unknown().optional(), sidebar_label: z.unknown().optional(), nav_order: z.unknown().optional(), weight: z.unknown().optional(), linkTitle: z.unknown().optional() }))
   .transform(({ sidebar, sidebar_position, sidebar_label, nav_order, weight, linkTitle, ...data }) => {
     const starlight = typeof sidebar === 'object' && sidebar !== null ? (sidebar as { order?: unknown; label?: unknown }) : {};
     return {
@@ -62,6 +69,6 @@ export const collections = {
   portfolio: defineCollection({
     // A docs tree brought without a portfolio/ folder has an empty collection, not a warning on every build.
     loader: existsSync(portfolioDir(site.contentDir)) ? glob({ pattern: '*.{md,mdx}', base: portfolioDir(site.contentDir), generateId: idFromPath }) : { name: 'no-portfolio', load: async ({ store }) => store.clear() },
-    schema: frontmatter.pick({ title: true, description: true, order: true, draft: true }).required({ title: true }),
+    schema: z.preprocess(withoutEmptyKeys, frontmatter.pick({ title: true, description: true, order: true, draft: true }).required({ title: true })),
   }),
 };

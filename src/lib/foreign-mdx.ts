@@ -1,12 +1,14 @@
 // MDX pages written for another tool. Starlight, Docusaurus and Astro's own docs import
 // their theme's components (`import { Steps } from '@astrojs/starlight/components'`,
 // `import Tabs from '@theme/Tabs'`, `~/components/ReadMore.astro`), which this site
-// cannot resolve: compiled as MDX, such a page stops the build. A page with an import
-// that does not resolve is read as Markdown instead, the way a page of a VitePress tree
-// is: its `import`/`export` lines and `{/* comments */}` dropped, its components shown as
-// their text (src/lib/source-markdown.ts). An MDX page whose imports all resolve (or that
-// has none) stays MDX, rendered by the MDX integration, unless it gives a heading an id
-// of its own the Docusaurus way (`## Options {#options}`), which MDX cannot compile.
+// cannot resolve; Mintlify's pages use its components (`<Note>`, `<Tabs>`) with no import
+// at all. Compiled as MDX, such a page stops the build. A page with an import that does
+// not resolve, or a component no import names, is read as Markdown instead, the way a
+// page of a VitePress tree is: its `import`/`export` lines and `{/* comments */}` dropped,
+// its components shown as their text (src/lib/source-markdown.ts). An MDX page whose
+// imports all resolve and whose components they name stays MDX, rendered by the MDX
+// integration, unless it gives a heading an id of its own the Docusaurus way
+// (`## Options {#options}`), which MDX cannot compile.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -20,8 +22,8 @@ const importFrom = /^(?:import|export)\b[^'"]*?\bfrom\s*(['"])([^'"]+)\1|^import
 const fence = /^\s*(`{3,}|~{3,})/;
 const requireHere = createRequire(join(process.cwd(), 'package.json'));
 
-/** Each line of a page, and whether it is outside fenced code. */
-function* linesOf(source: string): Generator<[line: string, prose: boolean]> {
+/** Each line of a page, and whether it is outside fenced code (a fence's own lines are inside). */
+export function* linesOf(source: string): Generator<[line: string, prose: boolean]> {
   let open: string | null = null;
   for (const line of source.split('\n')) {
     if (open !== null) {
@@ -112,10 +114,37 @@ export function withoutCustomIds(source: string): string {
   return [...linesOf(source)].map(([line, prose]) => (prose && writesMdxId(line) ? withoutAuthoredId(line) : line)).join('\n');
 }
 
+/** The names an MDX page binds itself, outside code: what its imports name, and its exported functions and constants. */
+function boundNames(prose: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, clause, exported] of prose.matchAll(/^import\s+([^'"]*?)\s*\bfrom\b|^export\s+(?:async\s+)?(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)/gm)) {
+    if (exported) names.add(exported);
+    // `{ Tabs as T }` binds T; reading `Tabs` too only ever keeps a page MDX, as before
+    for (const [name] of (clause ?? '').matchAll(/[A-Za-z_$][\w$]*/g)) names.add(name);
+  }
+  return names;
+}
+
+/** A JSX component's opening tag (`<Note>`, `<Tabs.Item`): a capital first letter, as MDX tells components from HTML. */
+const componentTag = /<([A-Z][\w$]*)/g;
+
 /**
- * Whether an MDX page (an absolute path) imports something this site cannot resolve, or gives headings ids of its
- * own the Docusaurus way, which MDX cannot compile.
+ * Whether the page uses a component that nothing in it binds: Mintlify provides `<Note>`, `<Tabs>`, `<ParamField>` to
+ * every page without an import, as Docusaurus and Nextra do for theirs, and MDX stops the build at the first one it
+ * cannot find. Code spans and fenced code show tags without using them.
+ */
+function usesUnboundComponent(source: string): boolean {
+  if (!/<[A-Z]/.test(source)) return false;
+  const prose = proseLines(source).map((line) => (line.includes('`') ? codeSpanParts(line).map((part) => (part.code ? ' ' : part.text)).join('') : line));
+  const bound = boundNames(prose.join('\n'));
+  return prose.some((line) => [...line.matchAll(componentTag)].some(([, name]) => !bound.has(name!) && name !== 'Fragment'));
+}
+
+/**
+ * Whether an MDX page (an absolute path) uses what this site does not have: an import it cannot resolve, or a
+ * component no import names (another tool's built-in); or gives headings ids of its own the Docusaurus way, which MDX
+ * cannot compile.
  */
 export function isForeignMdx(file: string, source = readContentFile(file)): boolean {
-  return mdxImports(source).some((specifier) => !resolves(specifier, file)) || (source.includes('{#') && proseLines(source).some(writesMdxId));
+  return mdxImports(source).some((specifier) => !resolves(specifier, file)) || usesUnboundComponent(source) || (source.includes('{#') && proseLines(source).some(writesMdxId));
 }

@@ -54,6 +54,12 @@ function leadNodes(element: JsxElement): RootContent[] {
   }) : undefined;
   if (!lead) return [];
   if ('bold' in lead) return [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: lead.bold }] }] } as RootContent];
+  if ('field' in lead) {
+    const { name, type, defaultValue } = lead.field;
+    const code = (value: string) => ({ type: 'inlineCode', value });
+    const children = [{ type: 'strong', children: [code(name)] }, ...(type ? [{ type: 'text', value: ' ' }, code(type)] : []), ...(defaultValue ? [{ type: 'text', value: ' (default ' }, code(defaultValue), { type: 'text', value: ')' }] : [])];
+    return [{ type: 'paragraph', children } as RootContent];
+  }
   const { title, href, description } = lead.link;
   const link = { type: 'link', url: href, children: [{ type: 'text', value: title }] };
   return [{ type: 'paragraph', children: description ? [link, { type: 'text', value: `: ${description}` }] : [link] } as RootContent];

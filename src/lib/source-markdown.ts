@@ -19,6 +19,7 @@ import { componentLead, leadMarkdown } from './tool-components.ts';
 import { closesFence, fenceOpen, lineSyntax } from './markdown-lines.ts';
 import { escapeHtml, titleHtml } from './title-html.ts';
 import { fileStamp, insideTree, readContentFile } from './content-links.ts';
+import { linesOf } from './foreign-mdx.ts';
 import { atxHeading, missingCodeNote } from '../../gateway/engine/markdown-sections.ts';
 
 export type SourceMode = 'html' | 'twin';
@@ -48,6 +49,10 @@ const containerOpen = /^(\s*)(:{3,})\s*([A-Za-z][\w-]*)(?:\\?\[([^\]]*)\])?\s*(.
 const containerClose = /^\s*:{3,}\s*$/;
 const codeInclude = /^(\s*)<<<\s+([^\s{]+)(?:\{([^}]*)\})?(?:\s+\[([^\]]*)\])?\s*$/;
 const markdownInclude = /^\s*<!--\s*@include:\s*(.+?)\s*-->\s*$/;
+/** `import Flags from '/snippets/flags.mdx'`: an MDX partial (SourceConverter.withPartials). */
+const partialImport = /^import\s+([A-Za-z_$][\w$]*)\s+from\s*(['"])([^'"]+\.mdx?)\2/;
+/** A line that is only a self-closing component: `<Flags />`. */
+const selfClosingUse = /^\s*<([A-Za-z_$][\w$]*)\s*\/>\s*$/;
 const githubAlert = /^(\s*)>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i;
 const blockTag = /^\s*<(script|style)\b/i;
 const htmlBlockStart = /^\s{0,3}<[a-z][\w-]*[\s>]/;
@@ -134,6 +139,38 @@ function attribute(attrs: string, name: string): string | undefined {
   return new RegExp(`(?:^|\\s)${name}=(?:"([^"]*)"|'([^']*)')`).exec(attrs)?.slice(1).find((v) => v !== undefined);
 }
 
+/** A line that is only a component's opening tag (`<Tab title="npm">`), and only its closing tag (`</Tab>`). */
+const componentOpenLine = /^\s*<([A-Z][\w.]*)\b(?:[^<>"'/]|"[^"]*"|'[^']*')*>\s*$/;
+const componentCloseLine = /^\s*<\/([A-Z][\w.]*)\s*>\s*$/;
+
+/**
+ * An MDX page of another tool, its components' content brought back to the margin, as MDX reads it: MDX has no
+ * indented code, so Mintlify indents what a `<Tab>` or `<Note>` holds (a fence included) and means prose and fences,
+ * where Markdown would read code. Inside a component whose opening tag has a line of its own, each line loses as much
+ * leading white space as the component's first line of content has; lines keep their indentation relative to it
+ * (a nested list), fenced code its own.
+ */
+export function withoutComponentIndentation(source: string): string {
+  if (!/^[ \t]*<[A-Z]/m.test(source)) return source;
+  const open: { name: string; indent: number | undefined }[] = [];
+  return [...linesOf(source)]
+    .map(([line, prose]) => {
+      const top = open.at(-1);
+      const closing = prose ? componentCloseLine.exec(line)?.[1] : undefined;
+      if (top && top.indent === undefined && line.trim() && closing !== top.name) top.indent = /^[ \t]*/.exec(line)![0].length;
+      const strip = open.at(-1)?.indent ?? 0;
+      if (closing !== undefined) {
+        const at = open.findLastIndex((c) => c.name === closing);
+        if (at >= 0) open.length = at;
+      } else if (prose) {
+        const opening = componentOpenLine.exec(line)?.[1];
+        if (opening) open.push({ name: opening, indent: undefined });
+      }
+      return strip ? line.replace(new RegExp(`^[ \\t]{0,${strip}}`), '') : line;
+    })
+    .join('\n');
+}
+
 /** The lines a `#region name` … `#endregion name` pair encloses (VitePress region includes). */
 function region(text: string, name: string): string | undefined {
   const lines = text.split('\n');
@@ -192,6 +229,33 @@ export class SourceConverter {
     const found = relative(this.ctx.contentDir, abs).split('\\').join('/');
     this.read.set(found, fileStamp(this.ctx.contentDir, found));
     return { file: found, text: readContentFile(abs) };
+  }
+
+  /**
+   * An MDX page of another tool with its partials inlined: a line that is only `<Name />`, where the page imports Name
+   * from a Markdown or MDX file of the tree (Mintlify's `import Flags from '/snippets/flags.mdx'`, a root-relative path
+   * being the content folder's; Docusaurus's `./_flags.mdx`), gives way to that file's text without its frontmatter,
+   * its own partials inlined too (five deep at most). The text is the page's from then on: its links are read as the
+   * page's. Code fences are passed over.
+   */
+  withPartials(source: string, file: string, depth = 0): string {
+    if (!source.includes('import') || depth >= 5) return source;
+    const lines = [...linesOf(source)];
+    const partials = new Map<string, string>();
+    for (const [line, prose] of lines) {
+      const partial = prose && line.startsWith('import') ? partialImport.exec(line) : null;
+      if (partial) partials.set(partial[1]!, partial[3]!);
+    }
+    if (partials.size === 0) return source;
+    return lines
+      .map(([line, prose]) => {
+        const path = prose && line.includes('/>') ? partials.get(selfClosingUse.exec(line)?.[1] ?? '') : undefined;
+        if (path === undefined) return line;
+        const found = this.readFile(file, path.startsWith('/') ? `@${path}` : path);
+        this.ctx.note(found ? 'MDX partials inlined' : 'MDX partials not found (left out)');
+        return found ? this.withPartials(found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, ''), found.file, depth + 1) : '';
+      })
+      .join('\n');
   }
 
   /**
@@ -496,12 +560,13 @@ export class SourceConverter {
     const hasTag = part.includes('<');
     if (!hasTag && !part.includes('](') && !part.includes(']:') && !part.includes('{{')) return part;
     if (part.includes('{{') && hasTemplateExpression(part)) ctx.note('template expressions {{ … }} kept as text');
-    let text = !hasTag ? part : part.replace(componentTag, (whole, name: string, attrs: string, selfClosing: string) => {
+    let text = !hasTag ? part : part.replace(componentTag, (whole, name: string, attrs: string, selfClosing: string, at: number) => {
       const badge = badgeComponents.has(name);
       if (whole.startsWith('</')) return badge ? (ctx.mode === 'html' ? '</span>' : ')') : '';
       // a tab's label, a card's title, an aside's title lead their content (src/lib/tool-components.ts)
       const lead = componentLead(name, (key) => attribute(attrs, key));
-      if (lead) return leadMarkdown(lead);
+      // `<Note>Restart your shell</Note>`: the lead and the text it leads stay two words
+      if (lead) return `${leadMarkdown(lead)}${/^\S/.test(part.slice(at + whole.length)) ? ' ' : ''}`;
       ctx.note(badge ? `<${name}> shown as a badge` : 'components rendered as their text');
       if (!badge) return '';
       const type = attribute(attrs, 'type') ?? (name === 'Badge' ? 'info' : name.toLowerCase());

@@ -64,14 +64,15 @@ export class SourcePages {
     if (ids.length) this.authoredIds.set(pagePath, ids);
     const written = file.endsWith('.mdx') ? new WrittenLines(text) : undefined;
     const foreign = written !== undefined && isForeignMdx(join(this.contentDir, file), raw);
-    if (foreign) this.count('MDX pages importing what this site cannot resolve or writing ids {#id}, read as Markdown (components shown as their text)');
-    text = written ? mdxToMarkdown(foreign ? withoutCustomIds(text) : text) : lineSyntax(text);
+    if (foreign) this.count('MDX pages using components this site does not have or writing ids {#id}, read as Markdown (components shown as their text)');
     const converter = new SourceConverter({
       mode: 'twin',
       contentDir: this.contentDir,
       note: (kind) => this.count(kind),
       link: (target, from, line) => this.twinLink(target, from, written && from === file ? written.lineOf(target, line) : line, pagePath),
     });
+    // an MDX page's partials are in its HTML (compiled, or inlined by the docs loader): the twin inlines them too
+    text = written ? mdxToMarkdown(converter.withPartials(foreign ? withoutCustomIds(text) : text, file)) : lineSyntax(text);
     const { heading: lead, rest: afterTitle } = takeLeadingHeading(text);
     // a home page's hero and features, in the frontmatter's blank lines, as the docs loader writes them for the HTML
     // (not for an MDX page Astro compiles itself)

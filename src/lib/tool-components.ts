@@ -3,28 +3,52 @@
 // conversion (src/lib/source-markdown.ts) and the MDX twin (src/lib/markdown-twin.ts),
 // so a page reads the same in its HTML and its twin.
 // - A tab: Starlight's `<TabItem label="npm">`, Docusaurus' `<TabItem value="npm" label="npm">`,
-//   a package manager's slotted `<Fragment slot="npm">`: its label, in bold, leads its content.
-// - A card: `<Card title="Routing">` its title in bold; `<LinkCard title="…" href="…" description="…">`
-//   (Starlight's index pages are made of them) a link with its description.
-// - An aside: `<Aside type="caution" title="…">` its title, or its type, in bold.
+//   Mintlify's `<Tab title="Windows">`, a package manager's slotted `<Fragment slot="npm">`: its
+//   label, in bold, leads its content; so do Mintlify's `<Step title>` and `<Accordion title>`.
+// - A card: `<Card title="Routing">` its title in bold, a link when it has an `href` (Mintlify);
+//   `<LinkCard title="…" href="…" description="…">` (Starlight's index pages are made of them) a
+//   link with its description.
+// - An aside: `<Aside type="caution" title="…">` its title, or its type, in bold; Mintlify's
+//   callouts (`<Note>`, `<Tip>`, `<Warning>` …) their name.
+// - A field of a reference: Mintlify's `<ParamField path="--tag" type="string" default="latest">`
+//   (also `query`, `body`, `header`) and `<ResponseField name="id" type="number">`: its name as
+//   code in bold, its type and default after it.
 
-export type ComponentLead = { bold: string } | { link: { title: string; href: string; description?: string } };
+export type ComponentLead =
+  | { bold: string }
+  | { link: { title: string; href: string; description?: string } }
+  | { field: { name: string; type?: string; defaultValue?: string } };
+
+/** Mintlify's callouts, each shown as its name in bold. */
+const CALLOUTS = new Set(['Note', 'Tip', 'Info', 'Warning', 'Check', 'Danger', 'Caution']);
 
 /** What an opening tag of component `name` shows; `attribute` reads one of its string attributes. */
 export function componentLead(name: string, attribute: (key: string) => string | undefined): ComponentLead | undefined {
   const text = (key: string) => attribute(key)?.trim() || undefined;
-  if (name === 'LinkCard') {
+  if (name === 'LinkCard' || name === 'Card') {
     const title = text('title');
     const href = text('href');
     if (title && href) return { link: { title, href, description: text('description') } };
     return title ? { bold: title } : undefined;
   }
+  if (name === 'ParamField' || name === 'ResponseField') {
+    const field = text('path') ?? text('query') ?? text('body') ?? text('header') ?? text('name');
+    return field ? { field: { name: field, type: text('type'), defaultValue: text('default') } } : undefined;
+  }
+  if (CALLOUTS.has(name)) return { bold: text('title') ?? name };
   const bold = name === 'TabItem' ? text('label') ?? text('value')
     : name === 'Fragment' ? text('slot')
-      : name === 'Card' ? text('title')
+      : name === 'Tab' || name === 'Step' || name === 'Accordion' ? text('title')
         : name === 'Aside' ? text('title') ?? capitalized(text('type') ?? 'note')
           : undefined;
   return bold ? { bold } : undefined;
+}
+
+/** `text` as one code span: fenced by more backticks than it holds in a row, padded when it starts or ends with one. */
+export function codeSpan(text: string): string {
+  const ticks = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
 function capitalized(word: string): string {
@@ -34,6 +58,10 @@ function capitalized(word: string): string {
 /** The lead as Markdown: `**npm**`, `[Routing](/docs/x): how URLs map to pages`. */
 export function leadMarkdown(lead: ComponentLead, escape: (text: string) => string = (t) => t): string {
   if ('bold' in lead) return `**${escape(lead.bold)}**`;
+  if ('field' in lead) {
+    const { name, type, defaultValue } = lead.field;
+    return `**${codeSpan(name)}**${type ? ` ${codeSpan(type)}` : ''}${defaultValue ? ` (default ${codeSpan(defaultValue)})` : ''}`;
+  }
   const { title, href, description } = lead.link;
   return `[${escape(title)}](${href})${description ? `: ${escape(description)}` : ''}`;
 }

@@ -1,7 +1,7 @@
 // Bring your own docs: trimmed copies of two real VitePress trees (test/fixtures/byod/,
 // shaped like ../shared/corpora: nested folders, containers, code groups, includes,
-// every link form, pages without frontmatter) and a Starlight tree whose MDX imports
-// its theme's components build as they are; a collision, a broken link, a symbolic link out
+// every link form, pages without frontmatter), a Starlight tree whose MDX imports
+// its theme's components and a Mintlify tree whose MDX uses them without imports build as they are; a collision, a broken link, a symbolic link out
 // of the tree and an MDX page nested too deeply fail the build naming what is wrong. Plus the twins of the main fixture:
 // absolute links and the llms.txt pointer.
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -262,7 +262,7 @@ describe('a Starlight tree whose MDX imports the theme’s components (shaped li
   }, 300_000);
 
   it('reads an MDX page whose imports do not resolve as Markdown: no import lines, components as their text, tabs by their labels', () => {
-    expect(output).toMatch(/MDX pages importing what this site cannot resolve or writing ids \{#id\}, read as Markdown \(components shown as their text\): 3$/m);
+    expect(output).toMatch(/MDX pages using components this site does not have or writing ids \{#id\}, read as Markdown \(components shown as their text\): 3$/m);
     const html = prose(distDir, '/docs/guides/integrations-guide');
     expect(html).not.toMatch(/@astrojs\/starlight|~\/components|ReadMore|a comment the page hides/);
     expect(html).toContain('<p><strong>pnpm</strong></p>');
@@ -308,6 +308,44 @@ describe('a Starlight tree whose MDX imports the theme’s components (shaped li
     expect(html).toContain('start with PUBLIC_.');
     expect(html).toContain('<a href="/docs/reference/configuration-reference#integrations">the configuration</a>');
     expect(html).toContain('<a href="/docs/reference/cli-reference#flags">build flags</a>');
+  });
+});
+
+describe('a Mintlify tree (components without imports, partials, keys without values)', () => {
+  let distDir = '';
+  let output = '';
+  beforeAll(async () => {
+    const result = await build(fixture('mintlify'));
+    ({ distDir, output } = result);
+    if (result.code !== 0) throw new Error(`build failed:\n${output.slice(-3000)}`);
+  }, 300_000);
+
+  it('builds a page whose frontmatter has a key without a value, as if the key were not there', () => {
+    expect(readSiteFile(distDir, 'docs/overview/index.md')).toMatch(/^# Quickstart\n\nIndex of every page/);
+    expect(output).not.toMatch(/\[WARN\]/);
+  });
+
+  it('reads a page using components no import names as Markdown: callouts, tabs and cards by their titles, content indented inside them at the margin', () => {
+    expect(output).toMatch(/MDX pages using components this site does not have or writing ids \{#id\}, read as Markdown \(components shown as their text\): 3$/m);
+    const html = prose(distDir, '/docs/overview/index');
+    expect(html).toContain('<p><strong>Note</strong> Restart your shell after installing.</p>');
+    expect(html).toMatch(/<p><strong>Windows<\/strong><\/p>\s*<div class="code-block"><pre class="code" tabindex="0" data-lang="powershell"><code>irm example.com\/install.ps1 \| iex<\/code>/);
+    expect(html).toContain('<a href="/docs/cli/publish">Publish a package</a>');
+    const twin = readSiteFile(distDir, 'docs/overview/index.md');
+    expect(twin).toContain('**Note**\n\nRestart your shell after installing.');
+    expect(twin).toContain('**macOS & Linux**\n\n```bash\ncurl -fsSL https://example.com/install | bash\n```');
+    expect(twin).toContain('```mdx\nimport Flags from "/snippets/flags.mdx";\n\n<Flags />\n```');
+  });
+
+  it('inlines a partial the page imports from the tree (`<Flags />`), its fields by name, type and default, in HTML and twin', () => {
+    expect(output).toMatch(/MDX partials inlined: 1$/m);
+    const html = prose(distDir, '/docs/cli/publish');
+    expect(html).toContain('<strong><code>--tag</code></strong> <code>string</code> (default <code>latest</code>)\nSet the tag of the version being published.');
+    expect(html).toContain('See <a href="/docs/overview/index">the quickstart</a>');
+    const twin = readSiteFile(distDir, 'docs/cli/publish.md');
+    expect(twin).toContain('## Flags\n\n**`--tag`** `string` (default `latest`)\n\nSet the tag of the version being published.\n\n**`--dry-run`** `boolean`');
+    expect(twin).toContain('**Warning**\n\nA published version cannot be published again.');
+    expect(twin).not.toMatch(/^import |<Flags/m);
   });
 });
 

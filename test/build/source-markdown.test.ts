@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../src/lib/source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges, withoutComponentIndentation, type SourceMode } from '../../src/lib/source-markdown.ts';
 import { atxFromSetext, containersFromAdmonitions } from '../../src/lib/markdown-lines.ts';
 
 const contentDir = mkdtempSync(join(tmpdir(), 'source-markdown-'));
@@ -158,5 +158,64 @@ describe('the source converter keeps what it converts', () => {
     expect(takeLeadingHeading('# Using C#').heading).toBe('Using C#');
     expect(takeLeadingHeading('# Options {#options}\r').heading).toBe('Options');
     expect(takeLeadingHeading('# #').heading).toBe('#');
+  });
+});
+
+describe('an MDX page of another tool read as Markdown', () => {
+  it('brings what a component holds to the margin, as MDX reads it: relative indentation and code indentation kept', () => {
+    const page = [
+      'Intro, not in a component.',
+      '',
+      '    indented at the top: Markdown code, left as it is',
+      '<Tabs>',
+      '  <Tab title="npm">',
+      '    - a list',
+      '      - nested under it',
+      '',
+      '    ```js',
+      '    if (x) {',
+      '      y();',
+      '    }',
+      '    ```',
+      '  </Tab>',
+      '</Tabs>',
+      '    after the component: Markdown code again',
+    ].join('\n');
+    expect(withoutComponentIndentation(page).split('\n')).toEqual([
+      'Intro, not in a component.',
+      '',
+      '    indented at the top: Markdown code, left as it is',
+      '<Tabs>',
+      '<Tab title="npm">',
+      '- a list',
+      '  - nested under it',
+      '',
+      '```js',
+      'if (x) {',
+      '  y();',
+      '}',
+      '```',
+      '</Tab>',
+      '</Tabs>',
+      '    after the component: Markdown code again',
+    ]);
+  });
+
+  it('leaves a fence that shows a component, a one-line component and an empty one as they are', () => {
+    const page = ['```mdx', '<Note>', '    kept', '</Note>', '```', '<Note>One line.</Note>', '<Frame>', '</Frame>', '    code'].join('\n');
+    expect(withoutComponentIndentation(page)).toBe(page);
+  });
+
+  it('inlines a partial imported from the tree, its own partial too, and leaves a component shown in code', () => {
+    writeFileSync(join(contentDir, 'outer.mdx'), '---\ntitle: Outer\n---\nimport Inner from "./inner.md";\n\nOuter text.\n\n<Inner />\n');
+    writeFileSync(join(contentDir, 'inner.md'), 'Inner text.\n');
+    const c = new SourceConverter({ mode: 'html', contentDir, note: () => {}, link: (target) => target });
+    const page = ['import Outer from "/outer.mdx";', 'import Gone from "/missing.mdx";', '', '<Outer />', '', '```mdx', '<Outer />', '```', '<Gone />'].join('\n');
+    const inlined = c.withPartials(page, 'guide/page.mdx');
+    expect(inlined).toContain('Outer text.\n\nInner text.\n');
+    expect(inlined).toContain('```mdx\n<Outer />\n```');
+    expect(inlined).not.toContain('title: Outer');
+    expect(inlined).not.toContain('<Gone />');
+    expect([...c.read.keys()].sort()).toEqual(['inner.md', 'outer.mdx']);
   });
 });

@@ -14,9 +14,9 @@ import { atxHeading, markdownSections } from '../../../gateway/engine/markdown-s
 import { inlineText } from '../../../gateway/engine/inline-markdown.ts';
 import { rankSections, sectionPassage } from '../../../gateway/engine/passages.ts';
 import { decodeEntities, queryTerms, splitSentences, textTerms, toPlainText, wordTerms } from '../../../gateway/engine/text.ts';
-import { customIds, mdxImports, withoutCustomIds } from '../../../src/lib/foreign-mdx.ts';
+import { customIds, isForeignMdx, mdxImports, withoutCustomIds } from '../../../src/lib/foreign-mdx.ts';
 import { pageTwin, inlineText as twinInlineText } from '../../../src/lib/markdown-twin.ts';
-import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../../src/lib/source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges, withoutComponentIndentation, type SourceMode } from '../../../src/lib/source-markdown.ts';
 import { vitepressSlug, withoutAuthoredId } from '../../../src/markdown/heading-ids.ts';
 import { titleHtml } from '../../../src/lib/title-html.ts';
 
@@ -40,8 +40,8 @@ export interface LongLineReport {
   findings: LongLineFinding[];
 }
 
-const ATOMS = ['{{', '{', '}', '[', '](', '](<', '<', '>', '<!--', '::: ', '`', '```', '{#', '#', '*', '**', '_', '\\', '|', '&', '&#x', '"', '=', '="', '<a ', '<Badge ', ' ', '\t', '- ', '1. ', '> ', '.', '/', './', '!', '![', 'a', 'a ', 'aA', 'import ', '{/*', ';', '\n', '<<< ', '<!--@include: ', 'http://', '. A', '? '];
-const PREFIXES = ['', '# a', '## a', '::: tip ', '- ', '> ', 'import ', 'export const a', '<div ', '[x](', '| a | ', '<<< ./x.ts', 'T'];
+const ATOMS = ['{{', '{', '}', '[', '](', '](<', '<', '>', '<!--', '::: ', '`', '```', '{#', '#', '*', '**', '_', '\\', '|', '&', '&#x', '"', '=', '="', '<a ', '<Badge ', ' ', '\t', '- ', '1. ', '> ', '.', '/', './', '!', '![', 'a', 'a ', 'aA', 'import ', '{/*', ';', '\n', '<<< ', '<!--@include: ', 'http://', '. A', '? ', '<A', '<A />\n', '  <A x="'];
+const PREFIXES = ['', '# a', '## a', '::: tip ', '- ', '> ', 'import ', 'export const a', '<div ', '[x](', '| a | ', '<<< ./x.ts', 'T', 'import A from "'];
 const SUFFIXES = ['', 'x', '}\n'];
 /** Lines are measured at N and 2N atoms; growth is a finding above GROWTH when the longer line took at least SLOW_MS. */
 const N = 16_000;
@@ -59,6 +59,9 @@ function functions(contentDir: string): Record<string, (line: string) => unknown
     'SourceConverter (html)': converter('html', 'page.md'),
     'SourceConverter (twin)': converter('twin', 'page.md'),
     'SourceConverter (MDX page)': converter('html', 'page.mdx'),
+    'SourceConverter partials': (line) => new SourceConverter({ mode: 'html', contentDir, note: () => {}, link: (target) => target }).withPartials(line, 'page.mdx'),
+    withoutComponentIndentation,
+    isForeignMdx: (line) => isForeignMdx(join(contentDir, 'page.mdx'), line),
     takeLeadingHeading,
     withoutBadges,
     customIds,
