@@ -213,12 +213,13 @@ function markdownFiles(dir: string): string[] {
 
 /**
  * A file or folder whose name starts with `_` holds partials, not pages (Docusaurus's and Astro's rule): included or
- * imported by pages, never a page itself. Hugo's `_index.md` is its folder's page and stays one.
+ * imported by pages, never a page itself. Hugo's `_index.md` is its folder's page and stays one. So does the content
+ * folder's `snippets/` (Mintlify's rule: what pages import as `/snippets/…`).
  */
 export function isPartial(path: string): boolean {
   const parts = path.split('/');
   const file = parts.pop()!;
-  return parts.some((part) => part.startsWith('_')) || (file.startsWith('_') && file.toLowerCase() !== '_index.md');
+  return parts[0] === 'snippets' || parts.some((part) => part.startsWith('_')) || (file.startsWith('_') && file.toLowerCase() !== '_index.md');
 }
 
 /** A file of the tree as a render depends on it: its path, size and time (`gone` when it is no longer there). */

@@ -145,7 +145,7 @@ async function buildModel(): Promise<DocsModel> {
   for (const { section, folder } of addresses) {
     if (folder !== undefined && !categories.has(section)) categories.set(section, readCategory(site.contentDir, folder, sources));
   }
-  sources.count('files or folders starting with _, read as partials (included, not pages)', sources.table.partials);
+  sources.count('files or folders starting with _, and snippets/, read as partials (included, not pages)', sources.table.partials);
   const bySection = new Map<string, DocPage[]>();
   for (const page of pages) {
     const list = bySection.get(page.section) ?? [];

@@ -326,7 +326,7 @@ describe('a Mintlify tree (components without imports, partials, keys without va
   });
 
   it('reads a page using components no import names as Markdown: callouts, tabs and cards by their titles, content indented inside them at the margin', () => {
-    expect(output).toMatch(/MDX pages using components this site does not have or writing ids \{#id\}, read as Markdown \(components shown as their text\): 3$/m);
+    expect(output).toMatch(/MDX pages using components this site does not have or writing ids \{#id\}, read as Markdown \(components shown as their text\): 2$/m);
     const html = prose(distDir, '/docs/overview/index');
     expect(html).toContain('<p><strong>Note</strong> Restart your shell after installing.</p>');
     expect(html).toMatch(/<p><strong>Windows<\/strong><\/p>\s*<div class="code-block"><pre class="code" tabindex="0" data-lang="powershell"><code>irm example.com\/install.ps1 \| iex<\/code>/);
@@ -339,6 +339,9 @@ describe('a Mintlify tree (components without imports, partials, keys without va
 
   it('inlines a partial the page imports from the tree (`<Flags />`), its fields by name, type and default, in HTML and twin', () => {
     expect(output).toMatch(/MDX partials inlined: 1$/m);
+    // Mintlify's snippets/ holds partials, not pages
+    expect(output).toMatch(/and snippets\/, read as partials \(included, not pages\): 1$/m);
+    expect(readManifest(distDir).pages.map((p: { path: string }) => p.path).sort()).toEqual(['/docs/cli/publish', '/docs/overview/index']);
     const html = prose(distDir, '/docs/cli/publish');
     expect(html).toContain('<strong><code>--tag</code></strong> <code>string</code> (default <code>latest</code>)\nSet the tag of the version being published.');
     expect(html).toContain('See <a href="/docs/overview/index">the quickstart</a>');
