@@ -296,6 +296,15 @@ const FLAG_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+\*\*\s*$/;
  * A list of `**Label:** value` fields, and perhaps flags: the Type, Default and CLI lines (and a Deprecated) that open
  * an option's section.
  */
+/**
+ * A paragraph that only labels the block after it: a bold name, with a code span and a default after it, as the build
+ * writes another tool's tabs, callouts and reference fields (`**npm**`, `**Note**`, `` **`--tag`** `string` ``).
+ */
+const LABEL_PARAGRAPH = /^\*\*[^*\n]{1,120}\*\*(?: `[^`\n]{1,80}`)?(?: \(default `[^`\n]{1,80}`\))?$/;
+function isLabel(block: Block): boolean {
+  return block.kind === 'paragraph' && LABEL_PARAGRAPH.test(block.markdown);
+}
+
 function isFieldList(block: Block): boolean {
   if (block.kind !== 'list') return false;
   const items = block.markdown.split('\n').filter((line) => LIST_ITEM_LINE.test(line));
@@ -542,9 +551,10 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   if (blocks.length === 0) return [];
   let best = blocks.findIndex((b) => b.kind !== 'code');
   if (best < 0) best = 0;
-  // a section whose heading names the question starts with its answer; otherwise the best-matching prose block
+  // a section whose heading names the question starts with its answer, unless it opens with a label (tabs, a list of
+  // fields: the question picks one of them); otherwise the best-matching prose block
   const headingCounts = termCounts(section.heading);
-  if (!terms.some((t, k) => namesTerm(headingCounts, t, alternatives[k]!))) {
+  if (isLabel(blocks[best]!) || !terms.some((t, k) => namesTerm(headingCounts, t, alternatives[k]!))) {
     let bestScore = -1;
     blocks.forEach((b, i) => {
       const s = blockScore(b, terms, alternatives);
@@ -554,9 +564,11 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
       }
     });
   }
+  // a label (a tab's `**npm**`, a callout's `**Note**`, a field's name and type) is not an answer: what it labels is
+  if (isLabel(blocks[best]!) && best + 1 < blocks.length && !isLabel(blocks[best + 1]!)) best++;
   let start = best;
-  // a list or a block that continues a sentence reads with the paragraph that leads into it
-  if (start > 0 && blocks[start - 1]!.kind === 'paragraph' && (blocks[start]!.kind !== 'paragraph' || /:\s*$/.test(blocks[start - 1]!.markdown))) start--;
+  // a list or a block that continues a sentence reads with the paragraph that leads into it, a block with its label
+  if (start > 0 && blocks[start - 1]!.kind === 'paragraph' && (blocks[start]!.kind !== 'paragraph' || /:\s*$/.test(blocks[start - 1]!.markdown) || isLabel(blocks[start - 1]!))) start--;
   // a section that opens with its code (a signature, the first of two ways: "Or `async/await`:") starts with it
   if (start === 1 && blocks[0]!.kind === 'code') start = 0;
   const chosen: Block[] = [];

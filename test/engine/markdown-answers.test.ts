@@ -167,6 +167,22 @@ describe('sections an extractive answer quotes', () => {
     ]);
   });
 
+  it('quote what a label labels, with the label: a field of a reference, a tab of a code group', () => {
+    // reference fields as the build writes Mintlify's <ParamField>: a section whose heading names the question still
+    // picks the field the question names, not the first one
+    const flags = '# publish\n\n## Publishing Options\n\n**`--access`** `string`\n\nSet the access level of the package.\n\n**`--tag`** `string` (default `latest`)\n\nSet the tag of the version being published.\n\n```sh\nbun publish --tag alpha\n```\n\n**`--dry-run`** `boolean`\n\nDo everything but publish.\n';
+    const [options] = markdownSections(flags).filter((x) => x.heading === 'Publishing Options');
+    expect(sectionPassage(options!, 'publish with a tag').map((b) => b.markdown)).toEqual([
+      '**`--tag`** `string` (default `latest`)',
+      'Set the tag of the version being published.',
+      '```sh\nbun publish --tag alpha\n```',
+    ]);
+    // tabs as the build writes them (Starlight's, Mintlify's): the tab the question names, its label first
+    const tabs = '# Install\n\n## Installation\n\n**macOS & Linux**\n\n```bash\ncurl -fsSL https://example.com/install | bash\n```\n\n**Windows**\n\n```powershell\nirm example.com/install.ps1 | iex\n```\n\n**Note**\n\nRestart your shell.\n';
+    const [install] = markdownSections(tabs).filter((x) => x.heading === 'Installation');
+    expect(sectionPassage(install!, 'installation on windows').map((b) => b.markdown)).toEqual(['**Windows**', '```powershell\nirm example.com/install.ps1 | iex\n```']);
+  });
+
   it('start a section that opens with code with it: the first way, then "Or `async/await`:" and the second', () => {
     const hooks = '# Hooks\n\n### onRequest\n```js\nfastify.addHook(\'onRequest\', (request, reply, done) => {\n  done()\n})\n```\nOr `async/await`:\n```js\nfastify.addHook(\'onRequest\', async (request, reply) => {})\n```\n';
     const [section] = markdownSections(hooks).filter((x) => x.heading === 'onRequest');
