@@ -15,7 +15,7 @@ import { glob } from 'astro/loaders';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { contentFiles, fileStamp, forgetLinkTable, globLiteral, isPartial, linkTable, readContentFile, resolveLink, treeKey, unwalkedLinkedFolders } from './content-links.ts';
 import { isForeignMdx } from './foreign-mdx.ts';
-import { SourceConverter, withoutComponentIndentation, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
+import { SourceConverter, componentLinesAsMdx, takeLeadingHeading, type SourceContext } from './source-markdown.ts';
 import { lineSyntax } from './markdown-lines.ts';
 import { withHome } from './home-frontmatter.ts';
 import { prunePacks, renderedHtmlDir, writePack, type StoredRendering } from './rendered-html.ts';
@@ -123,7 +123,7 @@ async function loadMarkdown(context: LoaderContext, contentDir: string, pages: s
     // a home page's hero and features (VitePress, Starlight) lead its body, as in its twin (src/lib/source-pages.ts)
     const converter = new SourceConverter(html);
     // an MDX page of another tool (src/lib/foreign-mdx.ts): its partials inlined, its components' content at the margin
-    const source = file.endsWith('.mdx') ? withoutComponentIndentation(converter.withPartials(content, file)) : content;
+    const source = file.endsWith('.mdx') ? componentLinesAsMdx(converter.withPartials(content, file)) : content;
     const body = converter.convert(withHome(frontmatter, takeLeadingHeading(lineSyntax(source)).rest), file);
     // A leading newline: a body that starts with a "---" rule is not frontmatter.
     const entry = { id, data, filePath: relative(root, abs).split('\\').join(posix.sep), digest, rendered: await context.renderMarkdown(`\n${body}`, { fileURL: pathToFileURL(abs) }) };

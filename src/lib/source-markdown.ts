@@ -144,13 +144,13 @@ const componentOpenLine = /^\s*<([A-Z][\w.]*)\b(?:[^<>"'/]|"[^"]*"|'[^']*')*>\s*
 const componentCloseLine = /^\s*<\/([A-Z][\w.]*)\s*>\s*$/;
 
 /**
- * An MDX page of another tool, its components' content brought back to the margin, as MDX reads it: MDX has no
- * indented code, so Mintlify indents what a `<Tab>` or `<Note>` holds (a fence included) and means prose and fences,
- * where Markdown would read code. Inside a component whose opening tag has a line of its own, each line loses as much
- * leading white space as the component's first line of content has; lines keep their indentation relative to it
- * (a nested list), fenced code its own.
+ * An MDX page of another tool, its components' lines as MDX reads them, for the converter. MDX has no indented code,
+ * so Mintlify indents what a `<Tab>` or `<Note>` holds (a fence included) and means prose and fences, where Markdown
+ * would read code: inside a component whose opening tag has a line of its own, each line loses as much leading white
+ * space as the component's first line of content has, keeping its indentation relative to it (a nested list), fenced
+ * code its own. And Mintlify's `<CodeGroup>` is a code group (`::: code-group`), each fence's title its tab's label.
  */
-export function withoutComponentIndentation(source: string): string {
+export function componentLinesAsMdx(source: string): string {
   if (!/^[ \t]*<[A-Z]/m.test(source)) return source;
   const open: { name: string; indent: number | undefined }[] = [];
   return [...linesOf(source)]
@@ -166,7 +166,8 @@ export function withoutComponentIndentation(source: string): string {
         const opening = componentOpenLine.exec(line)?.[1];
         if (opening) open.push({ name: opening, indent: undefined });
       }
-      return strip ? line.replace(new RegExp(`^[ \\t]{0,${strip}}`), '') : line;
+      const out = strip ? line.replace(new RegExp(`^[ \\t]{0,${strip}}`), '') : line;
+      return prose && /^\s*<\/?CodeGroup\s*>\s*$/.test(out) ? out.replace(/<(\/?)CodeGroup\s*>/, (_tag, closing: string) => (closing ? ':::' : '::: code-group')) : out;
     })
     .join('\n');
 }

@@ -3,8 +3,8 @@
 // plugins for the unified/rehype processor would switch every page to it, ≈30× slower
 // per page, see the performance docs page). Run on every Markdown and MDX page:
 // - Fenced code becomes `<div class="code-block"><pre class="code" tabindex="0">…`,
-//   highlighted at build time (highlight.ts), with an optional title (`title="x"` or
-//   `[x]` in the fence's info string) and highlighted lines (`{1,3-5}`). The copy
+//   highlighted at build time (highlight.ts), with an optional title (`title="x"`,
+//   `[x]` or Mintlify's leading words in the fence's info string) and highlighted lines (`{1,3-5}`). The copy
 //   button is added by the client script: it only works with JavaScript anyway.
 // - `::: code-group` (a paragraph `::: code-group`, fences, a paragraph `:::`, as
 //   VitePress writes it; the docs loader leaves these lines in place) becomes the
@@ -56,12 +56,28 @@ export interface FenceInfo {
   lines: Set<number>;
 }
 
+/** Words of a fence's meta string that are other tools' flags, not a title (Docusaurus, twoslash, Mintlify). */
+const META_FLAGS = new Set(['showLineNumbers', 'npm2yarn', 'live', 'noInline', 'twoslash', 'wrap', 'lines', 'expandable', 'collapse', 'frame', 'ts2js']);
+
+/**
+ * A title written as the meta string's first words, Mintlify's way (```` ```bash Install with curl icon="globe" ````,
+ * ```` ```js dist/index.js ````): the words before the first attribute (`key=`), `{1,3}` or `[label]`, flags left out.
+ */
+function leadingTitle(meta: string): string | undefined {
+  const head = meta.slice(0, 300).trim().split(/\s(?=[\w-]+=)|[{[]/)[0]!.trim();
+  if (!head || /^[\w-]+=/.test(head)) return undefined;
+  // a flag, or an option written `key:value` (`style:max-height:400px`)
+  const words = head.split(/\s+/).filter((word) => !META_FLAGS.has(word) && !/^[\w-]+:\S/.test(word));
+  return words.length > 0 ? words.join(' ') : undefined;
+}
+
 /** Reads the language (from the class) and the meta string of a `<pre><code>`. */
 export function fenceInfo(code: Element): FenceInfo {
   const classes = (code.properties.className as string[] | undefined) ?? [];
   const lang = classes.find((c) => String(c).startsWith('language-'))?.slice('language-'.length);
   const meta = String((code.data as { meta?: string } | undefined)?.meta ?? '');
-  const title = /\btitle=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(meta) ?? /\[([^\]]+)\]/.exec(meta);
+  const written = /\btitle=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(meta) ?? /\[([^\]]+)\]/.exec(meta);
+  const title = written ? (written[1] ?? written[2] ?? written[3]) : leadingTitle(meta);
   const lines = new Set<number>();
   const ranges = /\{([\d,\s-]+)\}/.exec(meta)?.[1] ?? '';
   for (const part of ranges.split(',')) {
@@ -70,7 +86,7 @@ export function fenceInfo(code: Element): FenceInfo {
     // A bound, so "{1-99999999}" in a fence cannot make the build spin.
     for (let n = from!; n <= Math.min(to!, from! + 1000); n++) lines.add(n);
   }
-  return { lang, title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, lines };
+  return { lang, title, lines };
 }
 
 const el = (tagName: string, properties: Element['properties'], children: ElementContent[]): Element => ({ type: 'element', tagName, properties, children });

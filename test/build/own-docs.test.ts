@@ -350,6 +350,18 @@ describe('a Mintlify tree (components without imports, partials, keys without va
     expect(twin).toContain('**Warning**\n\nA published version cannot be published again.');
     expect(twin).not.toMatch(/^import |<Flags/m);
   });
+
+  it('renders a <CodeGroup> as a tab group and titles a fence by its first words, as Mintlify does', () => {
+    const html = prose(distDir, '/docs/cli/publish');
+    expect(html).toContain(
+      '<div class="code-group" data-code-group=""><div class="code-group-tabs" role="tablist">' +
+        '<button type="button" role="tab" id="code-group-1-1-tab" aria-selected="true" aria-controls="code-group-1-1">npm</button>' +
+        '<button type="button" role="tab" id="code-group-1-2-tab" aria-selected="false" aria-controls="code-group-1-2">Package manager of your own</button></div>',
+    );
+    expect(html).toContain('<div class="code-title">package.json</div>');
+    // the twin keeps each fence's info string as written
+    expect(readSiteFile(distDir, 'docs/cli/publish.md')).toContain('```bash npm icon="npm"\nnpm publish\n```');
+  });
 });
 
 describe('what fails the build', () => {

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SourceConverter, takeLeadingHeading, withoutBadges, withoutComponentIndentation, type SourceMode } from '../../src/lib/source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges, componentLinesAsMdx, type SourceMode } from '../../src/lib/source-markdown.ts';
 import { atxFromSetext, containersFromAdmonitions } from '../../src/lib/markdown-lines.ts';
 
 const contentDir = mkdtempSync(join(tmpdir(), 'source-markdown-'));
@@ -181,7 +181,7 @@ describe('an MDX page of another tool read as Markdown', () => {
       '</Tabs>',
       '    after the component: Markdown code again',
     ].join('\n');
-    expect(withoutComponentIndentation(page).split('\n')).toEqual([
+    expect(componentLinesAsMdx(page).split('\n')).toEqual([
       'Intro, not in a component.',
       '',
       '    indented at the top: Markdown code, left as it is',
@@ -203,7 +203,7 @@ describe('an MDX page of another tool read as Markdown', () => {
 
   it('leaves a fence that shows a component, a one-line component and an empty one as they are', () => {
     const page = ['```mdx', '<Note>', '    kept', '</Note>', '```', '<Note>One line.</Note>', '<Frame>', '</Frame>', '    code'].join('\n');
-    expect(withoutComponentIndentation(page)).toBe(page);
+    expect(componentLinesAsMdx(page)).toBe(page);
   });
 
   it('inlines a partial imported from the tree, its own partial too, and leaves a component shown in code', () => {

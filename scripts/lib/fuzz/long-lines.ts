@@ -16,7 +16,7 @@ import { rankSections, sectionPassage } from '../../../gateway/engine/passages.t
 import { decodeEntities, queryTerms, splitSentences, textTerms, toPlainText, wordTerms } from '../../../gateway/engine/text.ts';
 import { customIds, isForeignMdx, mdxImports, withoutCustomIds } from '../../../src/lib/foreign-mdx.ts';
 import { pageTwin, inlineText as twinInlineText } from '../../../src/lib/markdown-twin.ts';
-import { SourceConverter, takeLeadingHeading, withoutBadges, withoutComponentIndentation, type SourceMode } from '../../../src/lib/source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges, componentLinesAsMdx, type SourceMode } from '../../../src/lib/source-markdown.ts';
 import { vitepressSlug, withoutAuthoredId } from '../../../src/markdown/heading-ids.ts';
 import { titleHtml } from '../../../src/lib/title-html.ts';
 
@@ -60,7 +60,7 @@ function functions(contentDir: string): Record<string, (line: string) => unknown
     'SourceConverter (twin)': converter('twin', 'page.md'),
     'SourceConverter (MDX page)': converter('html', 'page.mdx'),
     'SourceConverter partials': (line) => new SourceConverter({ mode: 'html', contentDir, note: () => {}, link: (target) => target }).withPartials(line, 'page.mdx'),
-    withoutComponentIndentation,
+    componentLinesAsMdx,
     isForeignMdx: (line) => isForeignMdx(join(contentDir, 'page.mdx'), line),
     takeLeadingHeading,
     withoutBadges,
