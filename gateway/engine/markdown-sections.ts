@@ -31,6 +31,15 @@ export interface Section {
 }
 
 /**
+ * A paragraph that only labels the block after it: a bold name, with a code span and a default after it, as the build
+ * writes another tool's tabs, callouts and reference fields (`**npm**`, `**Note**`, `` **`--tag`** `string` ``).
+ */
+const LABEL_PARAGRAPH = /^\*\*[^*\n]{1,120}\*\*(?: `[^`\n]{1,80}`)?(?: \(default `[^`\n]{1,80}`\))?$/;
+export function isLabel(block: Block): boolean {
+  return block.kind === 'paragraph' && LABEL_PARAGRAPH.test(block.markdown);
+}
+
+/**
  * The line a twin carries after its title: a pointer to llms.txt for an agent that landed on one page
  * (src/lib/markdown-twin.ts writes it). Not the page's content: a section does not hold it.
  */

@@ -24,7 +24,7 @@
  */
 import { Lru } from './lru.ts';
 import type { Corrections } from './search.ts';
-import { fenceTracker, markdownSections, type Block, type Section } from './markdown-sections.ts';
+import { fenceTracker, isLabel, markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { INLINE_LINK } from './inline-markdown.ts';
 import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
 import { QUESTION_FILLER, STOPWORDS, primaryTerm, textTerms } from './text.ts';
@@ -296,15 +296,6 @@ const FLAG_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+\*\*\s*$/;
  * A list of `**Label:** value` fields, and perhaps flags: the Type, Default and CLI lines (and a Deprecated) that open
  * an option's section.
  */
-/**
- * A paragraph that only labels the block after it: a bold name, with a code span and a default after it, as the build
- * writes another tool's tabs, callouts and reference fields (`**npm**`, `**Note**`, `` **`--tag`** `string` ``).
- */
-const LABEL_PARAGRAPH = /^\*\*[^*\n]{1,120}\*\*(?: `[^`\n]{1,80}`)?(?: \(default `[^`\n]{1,80}`\))?$/;
-function isLabel(block: Block): boolean {
-  return block.kind === 'paragraph' && LABEL_PARAGRAPH.test(block.markdown);
-}
-
 function isFieldList(block: Block): boolean {
   if (block.kind !== 'list') return false;
   const items = block.markdown.split('\n').filter((line) => LIST_ITEM_LINE.test(line));

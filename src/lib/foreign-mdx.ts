@@ -8,7 +8,8 @@
 // its components shown as their text (src/lib/source-markdown.ts). An MDX page whose
 // imports all resolve and whose components they name stays MDX, rendered by the MDX
 // integration, unless it gives a heading an id of its own the Docusaurus way
-// (`## Options {#options}`), which MDX cannot compile.
+// (`## Options {#options}`), which MDX cannot compile. A page read as Markdown is first
+// given its components' lines as MDX reads them (componentLinesAsMdx).
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -147,4 +148,37 @@ function usesUnboundComponent(source: string): boolean {
  */
 export function isForeignMdx(file: string, source = readContentFile(file)): boolean {
   return mdxImports(source).some((specifier) => !resolves(specifier, file)) || usesUnboundComponent(source) || (source.includes('{#') && proseLines(source).some(writesMdxId));
+}
+
+/** A line that is only a component's opening tag (`<Tab title="npm">`), and only its closing tag (`</Tab>`). */
+const componentOpenLine = /^\s*<([A-Z][\w.]*)\b(?:[^<>"'/]|"[^"]*"|'[^']*')*>\s*$/;
+const componentCloseLine = /^\s*<\/([A-Z][\w.]*)\s*>\s*$/;
+
+/**
+ * An MDX page of another tool, its components' lines as MDX reads them, for the converter. MDX has no indented code,
+ * so Mintlify indents what a `<Tab>` or `<Note>` holds (a fence included) and means prose and fences, where Markdown
+ * would read code: inside a component whose opening tag has a line of its own, each line loses as much leading white
+ * space as the component's first line of content has, keeping its indentation relative to it (a nested list), fenced
+ * code its own. And Mintlify's `<CodeGroup>` is a code group (`::: code-group`), each fence's title its tab's label.
+ */
+export function componentLinesAsMdx(source: string): string {
+  if (!/^[ \t]*<[A-Z]/m.test(source)) return source;
+  const open: { name: string; indent: number | undefined }[] = [];
+  return [...linesOf(source)]
+    .map(([line, prose]) => {
+      const top = open.at(-1);
+      const closing = prose ? componentCloseLine.exec(line)?.[1] : undefined;
+      if (top && top.indent === undefined && line.trim() && closing !== top.name) top.indent = /^[ \t]*/.exec(line)![0].length;
+      const strip = open.at(-1)?.indent ?? 0;
+      if (closing !== undefined) {
+        const at = open.findLastIndex((c) => c.name === closing);
+        if (at >= 0) open.length = at;
+      } else if (prose) {
+        const opening = componentOpenLine.exec(line)?.[1];
+        if (opening) open.push({ name: opening, indent: undefined });
+      }
+      const out = strip ? line.replace(new RegExp(`^[ \\t]{0,${strip}}`), '') : line;
+      return prose && /^\s*<\/?CodeGroup\s*>\s*$/.test(out) ? out.replace(/<(\/?)CodeGroup\s*>/, (_tag, closing: string) => (closing ? ':::' : '::: code-group')) : out;
+    })
+    .join('\n');
 }

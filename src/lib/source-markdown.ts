@@ -139,39 +139,6 @@ function attribute(attrs: string, name: string): string | undefined {
   return new RegExp(`(?:^|\\s)${name}=(?:"([^"]*)"|'([^']*)')`).exec(attrs)?.slice(1).find((v) => v !== undefined);
 }
 
-/** A line that is only a component's opening tag (`<Tab title="npm">`), and only its closing tag (`</Tab>`). */
-const componentOpenLine = /^\s*<([A-Z][\w.]*)\b(?:[^<>"'/]|"[^"]*"|'[^']*')*>\s*$/;
-const componentCloseLine = /^\s*<\/([A-Z][\w.]*)\s*>\s*$/;
-
-/**
- * An MDX page of another tool, its components' lines as MDX reads them, for the converter. MDX has no indented code,
- * so Mintlify indents what a `<Tab>` or `<Note>` holds (a fence included) and means prose and fences, where Markdown
- * would read code: inside a component whose opening tag has a line of its own, each line loses as much leading white
- * space as the component's first line of content has, keeping its indentation relative to it (a nested list), fenced
- * code its own. And Mintlify's `<CodeGroup>` is a code group (`::: code-group`), each fence's title its tab's label.
- */
-export function componentLinesAsMdx(source: string): string {
-  if (!/^[ \t]*<[A-Z]/m.test(source)) return source;
-  const open: { name: string; indent: number | undefined }[] = [];
-  return [...linesOf(source)]
-    .map(([line, prose]) => {
-      const top = open.at(-1);
-      const closing = prose ? componentCloseLine.exec(line)?.[1] : undefined;
-      if (top && top.indent === undefined && line.trim() && closing !== top.name) top.indent = /^[ \t]*/.exec(line)![0].length;
-      const strip = open.at(-1)?.indent ?? 0;
-      if (closing !== undefined) {
-        const at = open.findLastIndex((c) => c.name === closing);
-        if (at >= 0) open.length = at;
-      } else if (prose) {
-        const opening = componentOpenLine.exec(line)?.[1];
-        if (opening) open.push({ name: opening, indent: undefined });
-      }
-      const out = strip ? line.replace(new RegExp(`^[ \\t]{0,${strip}}`), '') : line;
-      return prose && /^\s*<\/?CodeGroup\s*>\s*$/.test(out) ? out.replace(/<(\/?)CodeGroup\s*>/, (_tag, closing: string) => (closing ? ':::' : '::: code-group')) : out;
-    })
-    .join('\n');
-}
-
 /** The lines a `#region name` … `#endregion name` pair encloses (VitePress region includes). */
 function region(text: string, name: string): string | undefined {
   const lines = text.split('\n');

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SourceConverter, takeLeadingHeading, withoutBadges, componentLinesAsMdx, type SourceMode } from '../../src/lib/source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../src/lib/source-markdown.ts';
+import { componentLinesAsMdx } from '../../src/lib/foreign-mdx.ts';
 import { atxFromSetext, containersFromAdmonitions } from '../../src/lib/markdown-lines.ts';
 
 const contentDir = mkdtempSync(join(tmpdir(), 'source-markdown-'));

@@ -14,9 +14,9 @@ import { atxHeading, markdownSections } from '../../../gateway/engine/markdown-s
 import { inlineText } from '../../../gateway/engine/inline-markdown.ts';
 import { rankSections, sectionPassage } from '../../../gateway/engine/passages.ts';
 import { decodeEntities, queryTerms, splitSentences, textTerms, toPlainText, wordTerms } from '../../../gateway/engine/text.ts';
-import { customIds, isForeignMdx, mdxImports, withoutCustomIds } from '../../../src/lib/foreign-mdx.ts';
+import { componentLinesAsMdx, customIds, isForeignMdx, mdxImports, withoutCustomIds } from '../../../src/lib/foreign-mdx.ts';
 import { pageTwin, inlineText as twinInlineText } from '../../../src/lib/markdown-twin.ts';
-import { SourceConverter, takeLeadingHeading, withoutBadges, componentLinesAsMdx, type SourceMode } from '../../../src/lib/source-markdown.ts';
+import { SourceConverter, takeLeadingHeading, withoutBadges, type SourceMode } from '../../../src/lib/source-markdown.ts';
 import { vitepressSlug, withoutAuthoredId } from '../../../src/markdown/heading-ids.ts';
 import { titleHtml } from '../../../src/lib/title-html.ts';
 
