@@ -288,13 +288,14 @@ export function linkLabel(text: string): string {
 }
 
 const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
-const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+:\*\*/;
+/** A field of an option: `- **Type:** boolean` (VitePress), or a usual field's name written plain (npm's `* Default: null`). */
+const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*[^*\n]+:\*\*|(?:Type|Default|Required|Since|Aliases?|Environment variable|CLI):\s)/;
 /** An item that is a bold word alone: a flag among an option's fields (`- **Deprecated**`, `- **Experimental**`). */
 const FLAG_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+\*\*\s*$/;
 
 /**
- * A list of `**Label:** value` fields, and perhaps flags: the Type, Default and CLI lines (and a Deprecated) that open
- * an option's section.
+ * A list of `**Label:** value` (or `Type: value`) fields, and perhaps flags: the Type, Default and CLI lines (and a
+ * Deprecated) that open an option's section.
  */
 function isFieldList(block: Block): boolean {
   if (block.kind !== 'list') return false;

@@ -165,6 +165,9 @@ describe('sections an extractive answer quotes', () => {
       'Disable or configure HMR.',
       'Set `server.hmr.overlay` to `false` to hide the overlay.',
     ]);
+    // npm's docs write the fields plain: `* Default: null`
+    const [proxy] = markdownSections('# Config\n\n#### `proxy`\n\n* Default: null\n* Type: null, false, or URL\n\nA proxy to use for outgoing http requests.\n\n#### `registry`\n\nThe registry.\n').filter((x) => x.heading === 'proxy');
+    expect(sectionPassage(proxy!, 'configure a proxy').map((b) => b.markdown)).toEqual(['* Default: null\n* Type: null, false, or URL', 'A proxy to use for outgoing http requests.']);
   });
 
   it('quote what a label labels, with the label: a field of a reference, a tab of a code group', () => {
