@@ -5,6 +5,7 @@
 // page of the sitemap but the home page has its Markdown named here.
 import type { DocsModel, Section } from './docs.ts';
 import { absolute } from './links.ts';
+import { pagesLabel } from '../components/nav.ts';
 import { loadSiteConfig } from './site-config.ts';
 
 /** llms.txt stays under this many characters; larger sites are split by section. */
@@ -69,7 +70,7 @@ export function rootLlms(model: DocsModel): string {
   ]);
   lines.push('## Sections', '');
   for (const s of model.sections) {
-    lines.push(`- [${s.title}](${absolute(`/docs/${s.slug}/llms.txt`)}): ${s.pages.length} pages`);
+    lines.push(`- [${s.title}](${absolute(`/docs/${s.slug}/llms.txt`)}): ${pagesLabel(s.pages.length)}`);
   }
   lines.push('', '## Optional', '', `- [Everything in one file](${absolute('/llms-full.txt')}): every page's Markdown`, ...indexLines(model), '');
   return lines.join('\n');

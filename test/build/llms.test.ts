@@ -37,7 +37,11 @@ describe('llms.txt size budget', () => {
     expect(root.length).toBeLessThan(llmsBudget);
     expect(root).toMatch(/^# .+\n\n> .+/);
     expect(root).toContain('## Sections');
-    for (const s of model.sections) expect(root).toContain(`/docs/${s.slug}/llms.txt)`);
+    for (const s of model.sections) expect(root).toContain(`/docs/${s.slug}/llms.txt): 50 pages`);
+    // a section of one page is counted in the singular
+    const lone = syntheticModel(40, 50);
+    lone.sections[0]!.pages.splice(1);
+    expect(rootLlms(lone)).toContain('/docs/section-0/llms.txt): 1 page\n');
     const one = sectionLlms(model.sections[7]!);
     expect(one).toMatch(/^# .+: Section 7\n\n> /);
     expect(one.split('\n').filter((l) => l.startsWith('- ')).length).toBe(50);
