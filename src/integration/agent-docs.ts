@@ -2,7 +2,7 @@
 // files, and moving the assistant site into its own tree. Runs on astro:build:done.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { headersFile, nginxSnippet } from '../../gateway/static/content-types.ts';
@@ -22,8 +22,12 @@ export function agentDocs({ site }: { site: SiteConfig }): AstroIntegration {
   return {
     name: 'agent-docs',
     hooks: {
-      'astro:config:done': ({ config }) => {
+      'astro:config:done': ({ config, logger }) => {
         distDir = join(fileURLToPath(config.outDir), '..');
+        // a brought tree that names itself nowhere would be presented as this product (its home page, llms.txt)
+        if (!site.named && resolve(site.contentDir) !== resolve('content')) {
+          logger.warn(`the site is named "${site.name}" and described as this product: set SITE_NAME (and SITE_DESCRIPTION), or give ${site.contentDir} an index.md or README.md whose title or first heading names it`);
+        }
       },
       // The pages' .br and .gz siblings, made while Astro renders them (compress-ahead.ts).
       'astro:build:start': () => {

@@ -279,6 +279,10 @@ describe('a Starlight tree whose MDX imports the theme’s components (shaped li
     expect(twin).toContain('**Caution**\n\nKeep your keys out of client code.');
   });
 
+  it('warns that a tree naming itself nowhere is presented as this product, and says what to set', () => {
+    expect(output).toMatch(/\[WARN\] \[agent-docs\] the site is named "Agent Docs" and described as this product: set SITE_NAME/);
+  });
+
   it('resolves links written with the content folder’s name first (`/en/guides/x/`), in HTML and twin', () => {
     expect(prose(distDir, '/docs/guides/integrations-guide')).toContain('<a href="/docs/reference/configuration-reference#integrations">');
     const twin = readSiteFile(distDir, 'docs/guides/integrations-guide.md');
