@@ -150,6 +150,28 @@ export function isForeignMdx(file: string, source = readContentFile(file)): bool
   return mdxImports(source).some((specifier) => !resolves(specifier, file)) || usesUnboundComponent(source) || (source.includes('{#') && proseLines(source).some(writesMdxId));
 }
 
+/** The columns a line's leading white space takes, a tab reaching the next multiple of four (as CommonMark counts). */
+function indentColumns(line: string): number {
+  let column = 0;
+  for (const char of line) {
+    if (char === ' ') column++;
+    else if (char === '\t') column += 4 - (column % 4);
+    else break;
+  }
+  return column;
+}
+
+/** `line` without its first `columns` columns of leading white space (a tab that reaches past them leaves spaces). */
+function withoutColumns(line: string, columns: number): string {
+  let column = 0;
+  let at = 0;
+  while (at < line.length && column < columns && (line[at] === ' ' || line[at] === '\t')) {
+    column = line[at] === '\t' ? column + 4 - (column % 4) : column + 1;
+    at++;
+  }
+  return ' '.repeat(Math.max(0, column - columns)) + line.slice(at);
+}
+
 /** A line that is only a component's opening tag (`<Tab title="npm">`), and only its closing tag (`</Tab>`). */
 const componentOpenLine = /^\s*<([A-Z][\w.]*)\b(?:[^<>"'/]|"[^"]*"|'[^']*')*>\s*$/;
 const componentCloseLine = /^\s*<\/([A-Z][\w.]*)\s*>\s*$/;
@@ -158,8 +180,8 @@ const componentCloseLine = /^\s*<\/([A-Z][\w.]*)\s*>\s*$/;
  * An MDX page of another tool, its components' lines as MDX reads them, for the converter. MDX has no indented code,
  * so Mintlify indents what a `<Tab>` or `<Note>` holds (a fence included) and means prose and fences, where Markdown
  * would read code: inside a component whose opening tag has a line of its own, each line loses as much leading white
- * space as the component's first line of content has, keeping its indentation relative to it (a nested list), fenced
- * code its own. And Mintlify's `<CodeGroup>` is a code group (`::: code-group`), each fence's title its tab's label.
+ * space as the component's first line of content has (in columns: tabs and spaces mix in real pages), keeping its
+ * indentation relative to it (a nested list), fenced code its own. And Mintlify's `<CodeGroup>` is a code group (`::: code-group`), each fence's title its tab's label.
  */
 export function componentLinesAsMdx(source: string): string {
   if (!/^[ \t]*<[A-Z]/m.test(source)) return source;
@@ -168,7 +190,7 @@ export function componentLinesAsMdx(source: string): string {
     .map(([line, prose]) => {
       const top = open.at(-1);
       const closing = prose ? componentCloseLine.exec(line)?.[1] : undefined;
-      if (top && top.indent === undefined && line.trim() && closing !== top.name) top.indent = /^[ \t]*/.exec(line)![0].length;
+      if (top && top.indent === undefined && line.trim() && closing !== top.name) top.indent = indentColumns(line);
       const strip = open.at(-1)?.indent ?? 0;
       if (closing !== undefined) {
         const at = open.findLastIndex((c) => c.name === closing);
@@ -177,7 +199,7 @@ export function componentLinesAsMdx(source: string): string {
         const opening = componentOpenLine.exec(line)?.[1];
         if (opening) open.push({ name: opening, indent: undefined });
       }
-      const out = strip ? line.replace(new RegExp(`^[ \\t]{0,${strip}}`), '') : line;
+      const out = strip ? withoutColumns(line, strip) : line;
       return prose && /^\s*<\/?CodeGroup\s*>\s*$/.test(out) ? out.replace(/<(\/?)CodeGroup\s*>/, (_tag, closing: string) => (closing ? ':::' : '::: code-group')) : out;
     })
     .join('\n');

@@ -202,6 +202,11 @@ describe('an MDX page of another tool read as Markdown', () => {
     ]);
   });
 
+  it('counts indentation in columns, tabs and spaces mixed as in Bun’s pages', () => {
+    const page = ['<Steps>', '\t<Step title="Upgrade">', '\t\tUpgrade first.', '', '    \t```bash', '    \tbun upgrade', '    \t```', '\t</Step>', '</Steps>'].join('\n');
+    expect(componentLinesAsMdx(page).split('\n')).toEqual(['<Steps>', '<Step title="Upgrade">', 'Upgrade first.', '', '```bash', 'bun upgrade', '```', '</Step>', '</Steps>']);
+  });
+
   it('leaves a fence that shows a component, a one-line component and an empty one as they are', () => {
     const page = ['```mdx', '<Note>', '    kept', '</Note>', '```', '<Note>One line.</Note>', '<Frame>', '</Frame>', '    code'].join('\n');
     expect(componentLinesAsMdx(page)).toBe(page);
