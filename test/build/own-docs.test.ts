@@ -280,7 +280,8 @@ describe('a Starlight tree whose MDX imports the theme’s components (shaped li
   });
 
   it('warns that a tree naming itself nowhere is presented as this product, and says what to set', () => {
-    expect(output).toMatch(/\[WARN\] \[agent-docs\] the site is named "Agent Docs" and described as this product: set SITE_NAME/);
+    // Astro colours its log when CI is set
+    expect(output.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/\[WARN\] \[agent-docs\] the site is named "Agent Docs" and described as this product: set SITE_NAME/);
   });
 
   it('resolves links written with the content folder’s name first (`/en/guides/x/`), in HTML and twin', () => {
