@@ -14,8 +14,8 @@ const site = loadSiteConfig();
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /**
- * A key written with no value (`description:`, YAML's null) is a key not written: Mintlify's and Hugo's trees leave
- * such keys in their pages, and those tools read them as absent.
+ * A key written with no value (`description:`, YAML's null) is a key not written, as the tools that write them read
+ * it (Bun's Mintlify pages leave such keys).
  */
 const withoutEmptyKeys = (data: unknown): unknown =>
   data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null)) : data;

@@ -12,7 +12,7 @@ import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
 import { TWIN_INDEX_POINTER, atxHeading, fenceTracker, referenceDefinitions } from '../../gateway/engine/markdown-sections.ts';
 import { labelKey, inlineText as readerText, smartDashes, unquoted } from '../../gateway/engine/inline-markdown.ts';
-import { componentLead } from './tool-components.ts';
+import { codeSpan, componentLead } from './tool-components.ts';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
   bullet: '-',
@@ -159,13 +159,6 @@ export function inlineText(source: string, keepCode = false, definitions = ''): 
   const root = inlineParser.parse(definitions && source.includes(']') ? `# ${source}\n\n${definitions}` : `# ${source}`);
   if (root.children[0]) walk(root.children[0] as never);
   return parts.join('');
-}
-
-/** A code span of `code` as Markdown writes it: fenced by a backtick run longer than any inside it. */
-function codeSpan(code: string): string {
-  const fence = '`'.repeat(Math.max(0, ...Array.from(code.matchAll(/`+/g), (m) => m[0].length)) + 1);
-  const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${code}${pad}${fence}`;
 }
 
 /** The labels a heading may use as reference links: the text of each bracket pair. */

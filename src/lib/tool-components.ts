@@ -44,7 +44,7 @@ export function componentLead(name: string, attribute: (key: string) => string |
   return bold ? { bold } : undefined;
 }
 
-/** `text` as one code span: fenced by more backticks than it holds in a row, padded when it starts or ends with one. */
+/** A code span of `text` as Markdown writes it: fenced by a backtick run longer than any inside it, padded when it starts or ends with one. */
 export function codeSpan(text: string): string {
   const ticks = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length)) + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
