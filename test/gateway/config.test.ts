@@ -52,7 +52,7 @@ describe('configuration errors', () => {
     expect(loadSiteConfig({}).description).toMatch(/^Documentation for Agent Docs: /);
   });
 
-  it('a brought tree is named by its home page when SITE_NAME is not set: VitePress’s hero.name, its title, or the heading it opens with', () => {
+  it('a brought tree is named by Mintlify’s docs.json or its home page when SITE_NAME is not set: VitePress’s hero.name, its title, or the heading it opens with', () => {
     const tree = (home: string) => writeTree({ 'index.md': home, 'guide/intro.md': '# Intro\n' }, 'agent-docs-named-');
     const vitepress = tree('---\ntitle: Vitest | Home\nhero:\n  name: Vitest\n  text: Fast tests\n---\n');
     const titled = tree('---\ntitle: "Fastify | Docs"\n---\n');
@@ -60,6 +60,8 @@ describe('configuration errors', () => {
     const atx = writeTree({ 'Index.md': '# Pino &amp; friends {#top}\n\nLogs.\n' }, 'agent-docs-named-');
     const untitled = tree('Welcome.\n\n# Not the name\n');
     const broken = tree('---\ntitle: [unclosed\n---\n');
+    const mintlify = writeTree({ 'docs.json': '{"name": "Bun", "navigation": {}}', 'index.mdx': '---\ntitle: Welcome to Bun\n---\n' }, 'agent-docs-named-');
+    const badConfig = writeTree({ 'mint.json': '{not json', 'index.mdx': '---\ntitle: Welcome to Bun\n---\n' }, 'agent-docs-named-');
     try {
       expect(loadSiteConfig({ CONTENT_DIR: vitepress })).toMatchObject({ name: 'Vitest', named: true, description: 'Documentation for Vitest.' });
       expect(loadSiteConfig({ CONTENT_DIR: titled })).toMatchObject({ name: 'Fastify', named: true });
@@ -67,8 +69,11 @@ describe('configuration errors', () => {
       expect(loadSiteConfig({ CONTENT_DIR: headed })).toMatchObject({ name: 'Fastify', named: true });
       expect(loadSiteConfig({ CONTENT_DIR: atx })).toMatchObject({ name: 'Pino & friends', named: true });
       for (const dir of [untitled, broken]) expect(loadSiteConfig({ CONTENT_DIR: dir })).toMatchObject({ name: 'Agent Docs', named: false });
+      // Mintlify names the site in its docs.json (mint.json before it), not on the home page
+      expect(loadSiteConfig({ CONTENT_DIR: mintlify })).toMatchObject({ name: 'Bun', named: true });
+      expect(loadSiteConfig({ CONTENT_DIR: badConfig })).toMatchObject({ name: 'Welcome to Bun', named: true });
     } finally {
-      [vitepress, titled, headed, atx, untitled, broken].forEach(removeDir);
+      [vitepress, titled, headed, atx, untitled, broken, mintlify, badConfig].forEach(removeDir);
     }
   });
 
