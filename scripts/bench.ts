@@ -104,7 +104,8 @@ const phaseMarks: [string, RegExp][] = [
   ['types + build info', /\[content\] Synced content/],
   ['bundle (vite)', /Building static entrypoints/],
   ['render pages + endpoints', /generating static routes/],
-  ['build:done hook (Pagefind when in-process)', /Waiting for integration|\[agent-docs\]/],
+  // the integration's first line after the render (a warning of its own comes at start-up)
+  ['build:done hook (Pagefind when in-process)', /Waiting for integration|^(?!.*\[WARN\]).*\[agent-docs\]/],
   ['astro exit', /\[build\] .* page\(s\) built in|\[build\] Complete!/],
   // runAstroBuild runs the Pagefind step in its own process after Astro exits.
   // Its pages are precompressed while Pagefind indexes them (src/integration/search-index.ts).
