@@ -4,7 +4,8 @@
 // so a page reads the same in its HTML and its twin.
 // - A tab: Starlight's `<TabItem label="npm">`, Docusaurus' `<TabItem value="npm" label="npm">`,
 //   Mintlify's `<Tab title="Windows">`, a package manager's slotted `<Fragment slot="npm">`: its
-//   label, in bold, leads its content; so do Mintlify's `<Step title>` and `<Accordion title>`.
+//   label, in bold, leads its content; so do Mintlify's `<Step title>`, `<Accordion title>`,
+//   `<Expandable title>` and a changelog's `<Update label="2026-11-27">`.
 // - A card: `<Card title="Routing">` its title in bold, a link when it has an `href` (Mintlify);
 //   `<LinkCard title="…" href="…" description="…">` (Starlight's index pages are made of them) a
 //   link with its description.
@@ -18,6 +19,9 @@ export type ComponentLead =
   | { bold: string }
   | { link: { title: string; href: string; description?: string } }
   | { field: { name: string; type?: string; defaultValue?: string } };
+
+/** The attribute whose text leads a component, in bold: a tab's, a step's, a changelog entry's label. */
+const LABELS = new Map([['Fragment', 'slot'], ['Tab', 'title'], ['Step', 'title'], ['Accordion', 'title'], ['Expandable', 'title'], ['Update', 'label']]);
 
 /** Mintlify's callouts, each shown as its name in bold. */
 const CALLOUTS = new Set(['Note', 'Tip', 'Info', 'Warning', 'Check', 'Danger', 'Caution']);
@@ -37,10 +41,8 @@ export function componentLead(name: string, attribute: (key: string) => string |
   }
   if (CALLOUTS.has(name)) return { bold: text('title') ?? name };
   const bold = name === 'TabItem' ? text('label') ?? text('value')
-    : name === 'Fragment' ? text('slot')
-      : name === 'Tab' || name === 'Step' || name === 'Accordion' ? text('title')
-        : name === 'Aside' ? text('title') ?? capitalized(text('type') ?? 'note')
-          : undefined;
+    : name === 'Aside' ? text('title') ?? capitalized(text('type') ?? 'note')
+      : LABELS.has(name) ? text(LABELS.get(name)!) : undefined;
   return bold ? { bold } : undefined;
 }
 
