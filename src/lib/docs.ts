@@ -6,6 +6,7 @@ import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
 import { addressOf, titleFromName } from './routes.ts';
 import { readContentFile } from './content-links.ts';
+import { mintlifyConfig, navigationOrder } from './mintlify-config.ts';
 import { pageTwin, type PageTwin } from './markdown-twin.ts';
 import { writeRedirects } from './redirects.ts';
 import { contentTypes, loadSiteConfig, type ContentType } from './site-config.ts';
@@ -123,9 +124,15 @@ async function buildModel(): Promise<DocsModel> {
   const published = new Set(addresses.map((address) => address.path));
   const sources = new SourcePages(site.contentDir, site.url, published);
   const llmsUrl = `${site.url}/llms.txt`;
+  // a Mintlify tree's reading order: the pages as its docs.json lists them (by URL path here)
+  const navigation = navigationOrder(mintlifyConfig(site.contentDir));
+  const listed = new Map<string, number>();
   const pages: DocPage[] = entries.map((entry, index) => {
     const address = addresses[index]!;
-    const source = sources.read(sourceOf(entry), sources.fileOf(entry.filePath!), address.path, entry.data.title);
+    const file = sources.fileOf(entry.filePath!);
+    const place = navigation.get(file.replace(/\.mdx?$/, ''));
+    if (place !== undefined) listed.set(address.path, place);
+    const source = sources.read(sourceOf(entry), file, address.path, entry.data.title);
     return {
       entry,
       path: address.path,
@@ -135,7 +142,7 @@ async function buildModel(): Promise<DocsModel> {
       title: source.title,
       navLabel: entry.data.navLabel ?? source.title,
       description: entry.data.description ?? '',
-      order: entry.data.order ?? Number.MAX_SAFE_INTEGER,
+      order: entry.data.order ?? place ?? Number.MAX_SAFE_INTEGER,
       redirectFrom: entry.data.redirect_from,
       ...pageTwin({ title: source.title, description: entry.data.description, body: source.body, isMdx: false, llmsUrl }),
     };
@@ -161,12 +168,15 @@ async function buildModel(): Promise<DocsModel> {
     const type = [...counts].sort((a, b) => b[1] - a[1] || typeRank(a[0]) - typeRank(b[0]))[0]![0];
     return { slug, title: sectionOrder.get(slug)?.title ?? categories.get(slug)?.label ?? titleFromName(slug), type, pages: list };
   });
-  // sections.json's order first, then Docusaurus positions, then the rest by slug
+  // sections.json's order first, then Docusaurus positions, then Mintlify's navigation (a section where its first page
+  // is listed), then the rest by slug
   const rank = (s: Section) => {
-    const listed = sectionOrder.get(s.slug)?.index;
-    if (listed !== undefined) return listed;
+    const index = sectionOrder.get(s.slug)?.index;
+    if (index !== undefined) return index;
     const position = categories.get(s.slug)?.position;
-    return position === undefined ? Number.MAX_SAFE_INTEGER : 1e9 + Math.max(-1e8, Math.min(1e8, position));
+    if (position !== undefined) return 1e9 + Math.max(-1e8, Math.min(1e8, position));
+    const first = s.pages.reduce((min, p) => Math.min(min, listed.get(p.path) ?? Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER);
+    return first === Number.MAX_SAFE_INTEGER ? first : 2e9 + first;
   };
   sections.sort((a, b) => typeRank(a.type) - typeRank(b.type) || rank(a) - rank(b) || a.slug.localeCompare(b.slug));
 

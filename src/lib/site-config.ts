@@ -8,6 +8,7 @@ import { siteUrl } from '../../gateway/site-url.ts';
 import { inlineText } from '../../gateway/engine/inline-markdown.ts';
 import { atxHeading } from '../../gateway/engine/markdown-sections.ts';
 import { withoutAuthoredId } from '../markdown/heading-ids.ts';
+import { mintlifyConfig } from './mintlify-config.ts';
 
 export const contentTypes = ['docs', 'skill', 'agent', 'hook', 'composition'] as const;
 export type ContentType = (typeof contentTypes)[number];
@@ -79,31 +80,19 @@ function foldersOverlap(contentDir: string, distDir: string): string | undefined
 const HOME_FILES = ['index.md', 'index.mdx', '_index.md', 'readme.md'];
 const treeNames = new Map<string, string | undefined>();
 
-/** Mintlify's configuration at the root of its docs folder, whose `name` is the site's. */
-const MINTLIFY_CONFIGS = ['docs.json', 'mint.json'];
-
 /**
  * The name a brought tree gives itself: Mintlify's `docs.json` (or `mint.json`) `name`, else on its home page
  * VitePress's `hero.name`, else the page's `title` (before a VitePress ` | ` group), else the heading the page opens
  * with (`# Name`, a README's `<h1 align="center">Name</h1>`), read once per content folder. This repository's own
  * content has no such page.
  */
-function mintlifyName(file: string): unknown {
-  try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown } | null)?.name;
-  } catch {
-    return undefined; // not JSON: the home page names the site, if it does
-  }
-}
-
 function treeName(contentDir: string): string | undefined {
   const dir = resolve(contentDir);
   if (treeNames.has(dir)) return treeNames.get(dir);
   let name: string | undefined;
   try {
     const files = new Map(readdirSync(dir).map((file) => [file.toLowerCase(), file]));
-    const config = MINTLIFY_CONFIGS.map((file) => files.get(file)).find((file) => file !== undefined);
-    const configured = config ? mintlifyName(join(dir, config)) : undefined;
+    const configured = mintlifyConfig(dir)?.name;
     const home = HOME_FILES.map((file) => files.get(file)).find((file) => file !== undefined);
     const { frontmatter, content }: { frontmatter: Record<string, unknown>; content: string } = home ? parseFrontmatter(readFileSync(join(dir, home), 'utf8')) : { frontmatter: {}, content: '' };
     const hero = typeof frontmatter.hero === 'object' && frontmatter.hero !== null ? (frontmatter.hero as Record<string, unknown>).name : undefined;

@@ -346,7 +346,7 @@ describe('a Mintlify tree (components without imports, partials, keys without va
     expect(output).toMatch(/MDX partials inlined: 1$/m);
     // Mintlify's snippets/ holds partials, not pages
     expect(output).toMatch(/and snippets\/, read as partials \(included, not pages\): 1$/m);
-    expect(readManifest(distDir).pages.map((p: { path: string }) => p.path).sort()).toEqual(['/docs/cli/publish', '/docs/overview/index']);
+    expect(readManifest(distDir).pages.map((p: { path: string }) => p.path).sort()).toEqual(['/docs/cli/install', '/docs/cli/publish', '/docs/overview/index']);
     const html = prose(distDir, '/docs/cli/publish');
     expect(html).toContain('<strong><code>--tag</code></strong> <code>string</code> (default <code>latest</code>)\nSet the tag of the version being published.');
     expect(html).toContain('See <a href="/docs/overview/index">the quickstart</a>');
@@ -354,6 +354,12 @@ describe('a Mintlify tree (components without imports, partials, keys without va
     expect(twin).toContain('## Flags\n\n**`--tag`** `string` (default `latest`)\n\nSet the tag of the version being published.\n\n**`--dry-run`** `boolean`');
     expect(twin).toContain('**Warning**\n\nA published version cannot be published again.');
     expect(twin).not.toMatch(/^import |<Flags/m);
+  });
+
+  it('is named and ordered by its docs.json: pages and sections as its navigation lists them, not by title or folder', () => {
+    expect(readSiteFile(distDir, 'llms.txt')).toMatch(/^# Example CLI\n/);
+    const paths = readManifest(distDir).pages.map((p: { path: string }) => p.path);
+    expect(paths).toEqual(['/docs/overview/index', '/docs/cli/publish', '/docs/cli/install']);
   });
 
   it('renders a <CodeGroup> as a tab group and titles a fence by its first words, as Mintlify does', () => {
