@@ -6,7 +6,7 @@ import { getCollection, type CollectionEntry } from 'astro:content';
 import { z } from 'zod';
 import { addressOf, titleFromName } from './routes.ts';
 import { readContentFile } from './content-links.ts';
-import { mintlifyConfig, navigationOrder } from './mintlify-config.ts';
+import { mintlifyConfig, mintlifyNavigation, partNameOf } from './mintlify-config.ts';
 import { pageTwin, type PageTwin } from './markdown-twin.ts';
 import { writeRedirects } from './redirects.ts';
 import { contentTypes, loadSiteConfig, type ContentType } from './site-config.ts';
@@ -124,13 +124,15 @@ async function buildModel(): Promise<DocsModel> {
   const published = new Set(addresses.map((address) => address.path));
   const sources = new SourcePages(site.contentDir, site.url, published);
   const llmsUrl = `${site.url}/llms.txt`;
-  // a Mintlify tree's reading order: the pages as its docs.json lists them (by URL path here)
-  const navigation = navigationOrder(mintlifyConfig(site.contentDir));
+  // a Mintlify tree's reading order and part names: its pages as its docs.json lists them (by URL path here)
+  const navigation = mintlifyNavigation(mintlifyConfig(site.contentDir));
+  const navigationKey = new Map<string, string>();
   const listed = new Map<string, number>();
   const pages: DocPage[] = entries.map((entry, index) => {
     const address = addresses[index]!;
     const file = sources.fileOf(entry.filePath!);
-    const place = navigation.get(file.replace(/\.mdx?$/, ''));
+    navigationKey.set(address.path, file.replace(/\.mdx?$/, ''));
+    const place = navigation.order.get(navigationKey.get(address.path)!);
     if (place !== undefined) listed.set(address.path, place);
     const source = sources.read(sourceOf(entry), file, address.path, entry.data.title);
     return {
@@ -166,7 +168,8 @@ async function buildModel(): Promise<DocsModel> {
     const counts = new Map<ContentType, number>();
     for (const p of list) counts.set(p.type, (counts.get(p.type) ?? 0) + 1);
     const type = [...counts].sort((a, b) => b[1] - a[1] || typeRank(a[0]) - typeRank(b[0]))[0]![0];
-    return { slug, title: sectionOrder.get(slug)?.title ?? categories.get(slug)?.label ?? titleFromName(slug), type, pages: list };
+    const named = navigation.parts.length > 0 ? partNameOf(navigation.parts, new Set(list.map((p) => navigationKey.get(p.path)!)), new Set(list.flatMap((p) => (listed.has(p.path) ? [navigationKey.get(p.path)!] : [])))) : undefined;
+    return { slug, title: sectionOrder.get(slug)?.title ?? categories.get(slug)?.label ?? named ?? titleFromName(slug), type, pages: list };
   });
   // sections.json's order first, then Docusaurus positions, then Mintlify's navigation (a section where its first page
   // is listed), then the rest by slug

@@ -356,8 +356,12 @@ describe('a Mintlify tree (components without imports, partials, keys without va
     expect(twin).not.toMatch(/^import |<Flags/m);
   });
 
-  it('is named and ordered by its docs.json: pages and sections as its navigation lists them, not by title or folder', () => {
-    expect(readSiteFile(distDir, 'llms.txt')).toMatch(/^# Example CLI\n/);
+  it('is named, ordered and its sections titled by its docs.json: as its navigation lists and names them', () => {
+    const llms = readSiteFile(distDir, 'llms.txt');
+    expect(llms).toMatch(/^# Example CLI\n/);
+    // each folder is titled by the outermost tab or group that holds it and nothing else
+    expect(llms.indexOf('## Guides\n')).toBeGreaterThan(0);
+    expect(llms.indexOf('## Reference\n')).toBeGreaterThan(llms.indexOf('## Guides\n'));
     const paths = readManifest(distDir).pages.map((p: { path: string }) => p.path);
     expect(paths).toEqual(['/docs/overview/index', '/docs/cli/publish', '/docs/cli/install']);
   });
