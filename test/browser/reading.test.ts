@@ -320,7 +320,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
       expect(await dialog.getByRole('textbox', { name: 'Search the docs' }).count()).toBe(1);
       // Filter values read as titles, not slugs.
       await expect
-        .poll(() => dialog.locator('.pagefind-ui__filter-label').allTextContents(), { timeout: 10_000 })
+        .poll(() => dialog.locator('.pagefind-ui__filter-label').allTextContents(), { timeout: 20_000 })
         .toEqual(expect.arrayContaining([expect.stringMatching(/^Getting started \(\d+\)$/), expect.stringMatching(/^Documentation \(\d+\)$/)]));
       const labels = await dialog.locator('.pagefind-ui__filter-label').allTextContents();
       expect(labels.some((l) => l.startsWith('getting-started'))).toBe(false);
@@ -336,7 +336,7 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
       await context.close();
       await host.stop();
     }
-  });
+  }, 60_000);
 
   it('merges the parts of a search index built in parts on a static-only host: a page of the last part is found', async () => {
     const manifest = JSON.parse(readFileSync(join(distDir, 'site/build-manifest.json'), 'utf8')) as { pages: { path: string; title: string }[] };
