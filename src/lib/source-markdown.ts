@@ -59,6 +59,8 @@ const htmlBlockStart = /^\s{0,3}<[a-z][\w-]*[\s>]/;
 /** A Vue directive in an HTML tag (`v-for="…"`, `:href="…"`, `@click="…"`): the tag renders the source tool's data. */
 const vueDirective = /<[a-z][\w-]*\s(?:[^<>"']|"[^"]*"|'[^']*')*?\s(?:v-(?:if|else-if|else|for|show|html|text|model|bind|on)\b|[:@][a-zA-Z][\w.-]*=)/;
 const componentTag = /<\/?([A-Z][A-Za-z0-9]*)\b((?:[^<>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+/** A line that is only one component's tag. */
+const wholeComponentTag = /^\s*<\/?[A-Z][A-Za-z0-9]*\b(?:[^<>"']|"[^"]*"|'[^']*')*>\s*$/;
 const badgeComponents = new Set(['Badge', 'Version', 'Experimental', 'Deprecated']);
 /**
  * Containers (callouts, code groups, GitHub alerts) nested deeper than this stay text: each level quotes or wraps every
@@ -516,7 +518,9 @@ export class SourceConverter {
 
   /** One line of text: links rewritten and components converted, outside inline code. */
   inline(line: string, file: string, lineNo: number): string {
-    if (!line.includes('`')) return this.text(line, file, lineNo);
+    // a line that is one component's tag holds no code span: backticks in its attributes are the attribute's text
+    // (`<Accordion title="Why `Bun.sql`?">`)
+    if (!line.includes('`') || wholeComponentTag.test(line)) return this.text(line, file, lineNo);
     return line
       .split(/(`+[^`]*`+)/)
       .map((part, index) => (index % 2 === 1 ? part : this.text(part, file, lineNo)))

@@ -207,6 +207,14 @@ describe('an MDX page of another tool read as Markdown', () => {
     expect(componentLinesAsMdx(page).split('\n')).toEqual(['<Steps>', '<Step title="Upgrade">', 'Upgrade first.', '', '```bash', 'bun upgrade', '```', '</Step>', '</Steps>']);
   });
 
+  it('reads a component tag whose attribute holds backticks as one tag, not as code spans', () => {
+    const html = converter('html').convert('<Accordion title="Why is this `Bun.sql`?">\nBecause.\n</Accordion>', 'page.mdx');
+    expect(html).toContain('**Why is this `Bun.sql`?**');
+    expect(html).not.toContain('<Accordion');
+    // a code span that shows a tag in prose stays code
+    expect(converter('html').convert('Write `<Accordion title="x">` around it.', 'page.mdx')).toContain('`<Accordion title="x">`');
+  });
+
   it('leaves a fence that shows a component, a one-line component and an empty one as they are', () => {
     const page = ['```mdx', '<Note>', '    kept', '</Note>', '```', '<Note>One line.</Note>', '<Frame>', '</Frame>', '    code'].join('\n');
     expect(componentLinesAsMdx(page)).toBe(page);
