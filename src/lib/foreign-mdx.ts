@@ -87,6 +87,11 @@ export function customIds(source: string): string[] {
   });
 }
 
+/** A line with its code spans blanked: inline code (`` `<a id="x">` ``, `` `<Note>` ``) shows a tag and writes none. */
+function withoutCodeSpans(line: string): string {
+  return line.includes('`') ? codeSpanParts(line).map((part) => (part.code ? ' ' : part.text)).join('') : line;
+}
+
 /** An HTML start tag, up to its `>`: `[^<>]` stops at the next tag, so a line is scanned once. */
 const startTag = /<([a-z][a-z0-9-]*)\b([^<>]*)>/gi;
 /** An `id` attribute, or an `a` element's `name` (a fragment's target too, by the HTML standard). */
@@ -96,7 +101,7 @@ const idAttribute = /(?:^|\s)(id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]
 export function htmlIds(line: string): string[] {
   const ids: string[] = [];
   // inline code (`` `<a id="x">` ``) shows a tag and writes none: only the text around code spans is read
-  const prose = line.includes('`') ? codeSpanParts(line).map((part) => (part.code ? ' ' : part.text)).join('') : line;
+  const prose = withoutCodeSpans(line);
   for (const [, tag, attributes] of prose.matchAll(startTag)) {
     for (const [, name, double, single, bare] of attributes!.matchAll(idAttribute)) {
       const value = (double ?? single ?? bare ?? '').trim();
@@ -136,7 +141,7 @@ const componentTag = /<([A-Z][\w$]*)/g;
  */
 function usesUnboundComponent(source: string): boolean {
   if (!/<[A-Z]/.test(source)) return false;
-  const prose = proseLines(source).map((line) => (line.includes('`') ? codeSpanParts(line).map((part) => (part.code ? ' ' : part.text)).join('') : line));
+  const prose = proseLines(source).map(withoutCodeSpans);
   const bound = boundNames(prose.join('\n'));
   return prose.some((line) => [...line.matchAll(componentTag)].some(([, name]) => !bound.has(name!) && name !== 'Fragment'));
 }

@@ -49,6 +49,8 @@ const containerOpen = /^(\s*)(:{3,})\s*([A-Za-z][\w-]*)(?:\\?\[([^\]]*)\])?\s*(.
 const containerClose = /^\s*:{3,}\s*$/;
 const codeInclude = /^(\s*)<<<\s+([^\s{]+)(?:\{([^}]*)\})?(?:\s+\[([^\]]*)\])?\s*$/;
 const markdownInclude = /^\s*<!--\s*@include:\s*(.+?)\s*-->\s*$/;
+/** An included file's text without its frontmatter (Markdown includes and MDX partials alike). */
+const withoutFrontmatter = (text: string): string => text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
 /** `import Flags from '/snippets/flags.mdx'`: an MDX partial (SourceConverter.withPartials). */
 const partialImport = /^import\s+([A-Za-z_$][\w$]*)\s+from\s*(['"])([^'"]+\.mdx?)\2/;
 /** A line that is only a self-closing component: `<Flags />`. */
@@ -223,7 +225,7 @@ export class SourceConverter {
         if (path === undefined) return line;
         const found = this.readFile(file, path.startsWith('/') ? `@${path}` : path);
         this.ctx.note(found ? 'MDX partials inlined' : 'MDX partials not found (left out)');
-        return found ? this.withPartials(found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, ''), found.file, depth + 1) : '';
+        return found ? this.withPartials(withoutFrontmatter(found.text), found.file, depth + 1) : '';
       })
       .join('\n');
   }
@@ -338,7 +340,7 @@ export class SourceConverter {
         const found = depth < 5 ? this.readFile(file, mdInclude[1]!.replace(/\{[^}]*\}$/, '')) : undefined;
         this.ctx.note(found ? 'Markdown includes inlined' : 'Markdown includes not found (left out)');
         if (found) {
-          const text = lineSyntax(found.text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, ''));
+          const text = lineSyntax(withoutFrontmatter(found.text));
           for (const l of this.convert(text, found.file, 1, depth + 1).split('\n')) emit(l);
         }
         continue;
