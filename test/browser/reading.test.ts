@@ -259,7 +259,8 @@ describe.skipIf(!haveChromium)('reading a page in a real browser', () => {
     expect(href).toMatch(/^\/docs\//);
     expect(await cite.getAttribute('aria-label')).toMatch(/^Source \d+: /);
     expect(await output.locator('script, img, iframe').count()).toBe(0);
-    expect(await page.locator('[data-ask-status]').textContent()).toMatch(/^Answer ready/);
+    // the status line is written a moment after it is cleared, so that a screen reader announces it again
+    await expect.poll(() => page.locator('[data-ask-status]').textContent()).toMatch(/^Answer ready/);
     await cite.focus();
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => u.pathname === href.split('#')[0]);
