@@ -4,7 +4,7 @@
 // while an answer that has started streams to the client as it is generated.
 import { answer, type AnswerOutcome, type AnswerSource } from '../engine/answer.ts';
 import { LlmUnavailableError, type LlmClient } from '../engine/llm.ts';
-import type { Corrections } from '../engine/search.ts';
+import type { Corrections, TermPages } from '../engine/search.ts';
 import { AssistantError } from './errors.ts';
 
 export interface AnswerRun {
@@ -21,8 +21,9 @@ export interface StartAnswerOptions {
   query: string;
   mode: 'chat' | 'generate';
   sources: AnswerSource[];
-  /** What the question's misspelt words stand for (answer.ts). */
+  /** What the question's misspelt words stand for, and how common its words are in the portfolio (answer.ts). */
   corrections?: Corrections;
+  termPages?: TermPages;
   history?: { role: 'user' | 'assistant'; content: string }[];
   system?: string;
   llm?: LlmClient;
@@ -67,6 +68,7 @@ export async function startAnswer(opts: StartAnswerOptions): Promise<AnswerRun> 
     mode: opts.mode,
     sources: opts.sources,
     corrections: opts.corrections,
+    termPages: opts.termPages,
     history: opts.history,
     llm: opts.llm,
     onModelFailure: 'throw',

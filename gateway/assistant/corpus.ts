@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Manifest } from '../engine/manifest.ts';
-import type { Corrections, SearchEngine } from '../engine/search.ts';
+import type { Corrections, SearchEngine, TermPages } from '../engine/search.ts';
 import { STOPWORDS, queryTerms } from '../engine/text.ts';
 import type { AnswerSource } from '../engine/answer.ts';
 
@@ -23,12 +23,13 @@ export interface Corpus {
   readonly pages: Map<string, CorpusPage>;
   /**
    * Best pages for a question, best first (at most `limit`); the home page when nothing matches. With them, what the
-   * question's misspelt words stand for (the engine's corrections, for the answerer).
+   * question's misspelt words stand for and how common its words are (the engine's corrections and term pages, for
+   * the answerer).
    */
   retrieve(question: string, opts?: { limit?: number; signal?: AbortSignal }): Promise<Retrieved>;
 }
 
-export interface Retrieved { pages: CorpusPage[]; corrections: Corrections }
+export interface Retrieved { pages: CorpusPage[]; corrections: Corrections; termPages: TermPages }
 
 /** Characters of one page handed to the answerer. */
 const MAX_SOURCE_CHARS = 6000;
@@ -86,7 +87,7 @@ export async function loadCorpus(manifest: Manifest, siteDir: string, siteUrl: s
       const hasContent = queryTerms(focused).some((t) => !STOPWORDS.has(t));
       let found = await ask(hasContent ? focused : question);
       if (found.hits.length === 0 && hasContent && focused !== question) found = await ask(question);
-      const { hits, corrections } = found;
+      const { hits, corrections, termPages } = found;
       const ranked: CorpusPage[] = [];
       for (const hit of hits) {
         const page = pages.get(hit.path);
@@ -94,7 +95,7 @@ export async function loadCorpus(manifest: Manifest, siteDir: string, siteUrl: s
         if (ranked.length >= limit) break;
       }
       if (ranked.length === 0 && home) ranked.push(home);
-      return { pages: ranked, corrections };
+      return { pages: ranked, corrections, termPages };
     },
   };
 }

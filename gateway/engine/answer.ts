@@ -21,7 +21,7 @@ import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import { atxHeading, type Block } from './markdown-sections.ts';
 import { COVERED_THRESHOLD, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
-import type { Corrections } from './search.ts';
+import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
 export type { LlmClient } from './llm.ts';
@@ -56,6 +56,8 @@ export interface AnswerOptions {
   maxSourceChars?: number;
   /** What the question's misspelt words stand for, from the search that chose the sources (passages.ts). */
   corrections?: Corrections;
+  /** How many of the site's pages hold each query term (the search's count): the answerer's word weights, passages.ts. */
+  termPages?: TermPages;
 }
 
 const DEFAULT_SOURCE_CHARS = 3000;
@@ -173,7 +175,7 @@ async function streamModel(opts: AnswerOptions, messages: ChatMessage[], onPiece
     if (opts.onModelFailure === 'throw') throw unavailable;
     if (started) opts.onText('\n\n[The model stopped responding; an extractive answer from the sources follows.]\n\n');
     const reason = `${started ? 'model stream interrupted' : 'model unavailable'}: ${unavailable.message}`;
-    const out = opts.mode === 'chat' ? await extractiveAnswer(opts, opts.appendSources ?? false) : await extractiveSections(opts, rankSections(opts.query, opts.sources, opts.corrections));
+    const out = opts.mode === 'chat' ? await extractiveAnswer(opts, opts.appendSources ?? false) : await extractiveSections(opts, rankSections(opts.query, opts.sources, opts.corrections, opts.termPages));
     return { fallback: { ...out, fallbackReason: reason } };
   }
 }
@@ -249,7 +251,7 @@ function notCovered(opts: AnswerOptions): AnswerOutcome {
 }
 
 async function sectionAnswer(opts: AnswerOptions): Promise<AnswerOutcome> {
-  const ranked = rankSections(opts.query, opts.sources, opts.corrections);
+  const ranked = rankSections(opts.query, opts.sources, opts.corrections, opts.termPages);
   if (!ranked.length || ranked[0]!.coverage < COVERED_THRESHOLD) {
     await Promise.resolve();
     opts.signal?.throwIfAborted();

@@ -2,28 +2,29 @@
  * The sections of an answer's sources that best match a question, and the passage of each worth quoting.
  *
  * Both answerers start here: the extractive one quotes the passages, the model gets the sections. A section is
- * scored by the question's key terms it contains, each weighted by its rarity among all sections of the sources
- * (idf) and by where it occurs (section heading 2, page title 1, body by BM25: a saturating count normalized by the
- * section's length), times the square of the share of the question it covers and a bonus for the share its heading
- * or page title names; the search ranking of its page adds a small prior. A term's related words (synonyms.ts) count
- * for it (an occurrence in the body as RELATED_WEIGHT of one), and a page title's camelCase words count as words
- * (`maxWorkers` names "workers"), as in the search index. A misspelt term is looked for as the word the search
- * matched for it (its corrections, term-dictionary.ts) when the misspelling looks like a slip of the fingers
- * (typing-slips.ts): "mock the file sytem" is answered from the page about the file system, while "how to bake
- * bread" is not read as "make bread". `coverage` (the idf-weighted share of key
- * terms the section and its page title contain; a term found in no source weighs as the rarest) is how sure the
- * answer can be: below COVERED_THRESHOLD the docs are said not to cover the question.
+ * scored by the question's key terms it contains, each weighted by its rarity in the whole site (idf over the pages
+ * the search counted for it, TermPages; over the sources' sections where it did not) and by where it occurs (section
+ * heading 2, page title 1, body by BM25: a saturating count normalized by the section's length), times the square
+ * of the share of the question it covers and a bonus for the share its heading or page title names; the search
+ * ranking of its page adds a small prior. A term's related words (synonyms.ts) count for it (an occurrence in the
+ * body as RELATED_WEIGHT of one), and a page title's camelCase words count as words (`maxWorkers` names "workers"),
+ * as in the search index. A misspelt term is looked for as the word the search matched for it (its corrections,
+ * term-dictionary.ts) when the misspelling looks like a slip of the fingers (typing-slips.ts): "mock the file sytem"
+ * is answered from the page about the file system, while "how to bake bread" is not read as "make bread".
+ * `coverage` (the idf-weighted share of key terms the section and its page title contain; a term the site never uses
+ * weighs as the rarest) is how sure the answer can be: below COVERED_THRESHOLD the docs are said not to cover the
+ * question. Rarity in the site, not in the sources: among the pages found for a question its subject is common and
+ * a phrasing word one of them uses is rare.
  *
  * A passage is a run of whole blocks (markdown-sections.ts): the best-matching paragraph or list of the section (its
- * first when the section's heading names the question),
- * the paragraph that leads into it when it is a list or code, and the code blocks and lists that follow it, within
- * PASSAGE_CHARS (a list or table a lead-in announces, up to CODE_CHARS); after an option's fields (a `**Type:**`,
- * `**Default:**` list) the paragraphs that describe it too.
+ * first when the section's heading names the question), the paragraph that leads into it when it is a list or code,
+ * and the code blocks and lists that follow it, within PASSAGE_CHARS (a list or table a lead-in announces, up to
+ * CODE_CHARS); after an option's fields (a `**Type:**`, `**Default:**` list) the paragraphs that describe it too.
  * Code blocks are never cut: one too long for the budget is left out whole. A prose block longer than the budget is
  * cut to its part that matches (fitBlock), so no single block makes an answer long.
  */
 import { Lru } from './lru.ts';
-import type { Corrections } from './search.ts';
+import type { Corrections, TermPages } from './search.ts';
 import { fenceTracker, isLabel, markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { INLINE_LINK } from './inline-markdown.ts';
 import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
@@ -195,7 +196,7 @@ const HEADING_BONUS = 1;
 const RANK_PRIOR = 0.3;
 const B = 0.75;
 
-export function rankSections(query: string, sources: readonly PassageSource[], corrections: Corrections = NO_CORRECTIONS): RankedSection[] {
+export function rankSections(query: string, sources: readonly PassageSource[], corrections: Corrections = NO_CORRECTIONS, termPages?: TermPages): RankedSection[] {
   const terms = questionTerms(query);
   const alternatives = alternativesOf(query, terms, corrections);
   const indexed: Indexed[] = [];
@@ -213,11 +214,13 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
     page.sections.forEach((x, i) => indexed.push({ ...x, source, title, body: counts.map((c) => c[i]!) }));
   });
   const n = indexed.length;
+  // the site's pages holding a term where the search counted them, else its share of the sources' sections in pages
+  const units = termPages?.pageCount || n;
   const idf = new Map<string, number>();
   terms.forEach((t, k) => {
-    let df = 0;
-    for (const x of indexed) if (namesTerm(x.heading, t, alternatives[k]!) || namesTerm(x.title, t, alternatives[k]!) || x.body[k]) df++;
-    idf.set(t, Math.log(1 + (n + 1) / (df + 0.5)));
+    const named = (x: Indexed) => namesTerm(x.heading, t, alternatives[k]!) || namesTerm(x.title, t, alternatives[k]!) || x.body[k]! > 0;
+    const holding = (termPages?.pageCount ? termPages.byTerm.get(t) : undefined) ?? (indexed.filter(named).length / Math.max(1, n)) * units;
+    idf.set(t, Math.log(1 + (units + 1) / (holding + 0.5)));
   });
   const totalIdf = terms.reduce((sum, t) => sum + idf.get(t)!, 0) || 1;
   const avgLength = indexed.reduce((sum, x) => sum + x.length, 0) / Math.max(1, n) || 1;

@@ -402,6 +402,26 @@ describe('sections an extractive answer quotes', () => {
     expect(rankSections('how to bake bread', [make], another)[0]?.coverage ?? 0).toBeLessThan(COVERED_THRESHOLD);
   });
 
+  it("weigh a question's words by how many of the site's pages hold them, not by the sources", async () => {
+    const exists = page('exists', 'Check if a file exists', 'Use the `.exists()` method to check if a file exists at the given path.');
+    const create = page('create', 'Create a project', 'The command will tell you whether a template file exists in the folder.');
+    const remove = page('delete', 'Delete a file', 'Delete a file with `unlink()`: the file must exist.');
+    const write = page('write', 'Write a file', 'Write a string to a file; the file is created when it does not exist.');
+    const read = page('read', 'Read a file', 'Read a file that exists as a string with `.text()`.');
+    // among the sources, "file" and "exists" are everywhere and the question's phrasing ("tell whether") is rare; in the
+    // site, "exists" is rare and the phrasing common
+    const termPages = { pageCount: 200, byTerm: new Map([['tell', 40], ['whether', 60], ['file', 150], ['exist', 8]]) };
+    const lead = async (pages?: typeof termPages) => {
+      const outcome = await answer({ query: 'how can I tell whether a file exists', mode: 'generate', sources: [exists, create, remove, write, read], termPages: pages, onModelFailure: 'extractive', onText: () => {} });
+      return outcome.citations[0];
+    };
+    expect(await lead()).toBe(create.url);
+    expect(await lead(termPages)).toBe(exists.url);
+    // a word the site never uses weighs as the rarest, so a question about it stays "not covered"
+    const knit = rankSections('how do I knit a file', [exists], undefined, { pageCount: 200, byTerm: new Map([['knit', 0], ['file', 150]]) });
+    expect(knit[0]!.coverage).toBeLessThan(COVERED_THRESHOLD);
+  });
+
   it('lead with the first-ranked page when one of its sections covers the question, further pages next', async () => {
     const first = page('first', 'Retry', 'Retry a failed test a number of times before reporting it as failed.');
     const second = page('second', 'Flaky tests', 'A flaky test fails now and then. Retry a failed test with the `retry` option, a number of times.\n\n## Retry failed tests\n\nRetry a failed test: set `retry` to the number of times.');

@@ -282,10 +282,21 @@ describe('search', () => {
 
   it('empty, punctuation-only and unmatched queries give no hits', async () => {
     const none = { total: 0, hits: [], corrections: new Map() };
-    expect(await engine.search('')).toEqual(none);
-    expect(await engine.search(' ?! ')).toEqual(none);
-    expect(await engine.search('zzqxv')).toEqual(none);
-    expect(await engine.search('widget zzqxv')).toEqual(none); // AND semantics
+    expect(await engine.search('')).toMatchObject(none);
+    expect(await engine.search(' ?! ')).toMatchObject(none);
+    expect(await engine.search('zzqxv')).toMatchObject(none);
+    expect(await engine.search('widget zzqxv')).toMatchObject(none); // AND semantics
+  });
+
+  it("counts the pages holding each query term, for the answerer, a misspelling's neighbours aside", async () => {
+    const { termPages } = await engine.search('gadget zzqxv', { match: 'any' });
+    expect(termPages.pageCount).toBe(engine.pageCount);
+    expect(termPages.byTerm.get('gadget')).toBe(25); // every widget part's body
+    expect(termPages.byTerm.get('zzqxv')).toBe(0);
+    // a misspelling ranks the pages of the word it stands for, but is not itself a common word
+    const misspelt = await engine.search('gadgte', { match: 'any' });
+    expect(misspelt.total).toBe(25);
+    expect([...misspelt.termPages.byTerm.values()]).toEqual([0]);
   });
 
   it('does not index the stale fragment nor navigation outside data-pagefind-body', async () => {

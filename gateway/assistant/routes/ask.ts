@@ -19,12 +19,13 @@ export interface AskResult {
 /** Retrieval + answer start, shared by /ask and the MCP `ask` tool. Throws AssistantError (e.g. 503) before the first piece. */
 export async function startAsk(ctx: AssistantContext, query: string, signal?: AbortSignal): Promise<AskResult> {
   const services = await loadedServices(ctx);
-  const { pages, corrections } = await services.corpus.retrieve(query, { signal });
+  const { pages, corrections, termPages } = await services.corpus.retrieve(query, { signal });
   const run = await startAnswer({
     query,
     mode: 'generate',
     sources: pages.map(answerSource),
     corrections,
+    termPages,
     system: services.systemPrompt,
     llm: ctx.llm,
     deadlineMs: ctx.deadlineMs,

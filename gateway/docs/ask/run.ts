@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { API_VERSION, apiLimits, type AskMetaT, type AskMode, type NlwebResultT } from '../../contract/docs-api.ts';
 import { answer, type AnswerOutcome, type AnswerSource, type LlmClient } from '../../engine/answer.ts';
-import type { Corrections, SearchHit } from '../../engine/search.ts';
+import type { Corrections, SearchHit, TermPages } from '../../engine/search.ts';
 import { requireEngine } from '../ready.ts';
 import { pageMarkdown } from '../pages.ts';
 import type { DocsRuntime } from '../runtime.ts';
@@ -17,13 +17,15 @@ const SOURCES = 5;
 const SOURCE_CHARS = 200_000;
 
 /**
- * The results of a question, their JSON text as UTF-8 (the `results` member of a list answer), and what its
- * misspelt words stand for (the answerer looks for those words in the sources).
+ * The results of a question, their JSON text as UTF-8 (the `results` member of a list answer), what its misspelt
+ * words stand for (the answerer looks for those words in the sources) and how common its words are in the site (the
+ * answerer's word weights).
  */
 export interface AskResults {
   readonly results: readonly NlwebResultT[];
   readonly json: Buffer;
   readonly corrections: Corrections;
+  readonly termPages: TermPages;
 }
 
 // The engine hands out the same frozen hits array for the same cached ranking slice: the results built from it, and
@@ -33,11 +35,11 @@ const resultsOfHits = new WeakMap<readonly SearchHit[], AskResults>();
 export async function askResults(rt: DocsRuntime, query: string, signal?: AbortSignal): Promise<AskResults> {
   // A question rarely has every one of its words on one page: rank pages by how many
   // they match ('any') rather than requiring all.
-  const { hits, corrections } = await requireEngine(rt).search(query, { limit: apiLimits.askResults, match: 'any', signal });
+  const { hits, corrections, termPages } = await requireEngine(rt).search(query, { limit: apiLimits.askResults, match: 'any', signal });
   let out = resultsOfHits.get(hits);
   if (!out) {
     const results = toNlwebResults(rt, hits);
-    out = Object.freeze({ results, json: Buffer.from(JSON.stringify(results), 'utf8'), corrections });
+    out = Object.freeze({ results, json: Buffer.from(JSON.stringify(results), 'utf8'), corrections, termPages });
     if (Object.isFrozen(hits)) resultsOfHits.set(hits, out);
   }
   return out;
@@ -79,9 +81,9 @@ export async function generateAnswer(
   rt: DocsRuntime,
   opts: { query: string; mode: Exclude<AskMode, 'list'>; ask: AskResults; signal?: AbortSignal; onText: (text: string) => void },
 ): Promise<AnswerOutcome> {
-  const { results, corrections } = opts.ask;
+  const { results, corrections, termPages } = opts.ask;
   const produce = async (llm: LlmClient | undefined, onText: (text: string) => void) =>
-    answer({ query: opts.query, mode: opts.mode, sources: await sourcesFor(rt, results), corrections, llm, onModelFailure: 'extractive', signal: opts.signal, onText });
+    answer({ query: opts.query, mode: opts.mode, sources: await sourcesFor(rt, results), corrections, termPages, llm, onModelFailure: 'extractive', signal: opts.signal, onText });
   // Model answers go through the per-client model budget and the answer cache (model-budget.ts).
   if (!rt.llm || !rt.modelBudget) return produce(rt.llm, opts.onText);
   return rt.modelBudget.answer({ buildId: rt.manifest?.buildId ?? '', mode: opts.mode, query: opts.query, onText: opts.onText }, rt.llm, produce);

@@ -52,7 +52,7 @@ export interface SearchOptions {
 
 export interface SearchEngine {
   /** Deterministic for a given (query, tag, build): same order every time. Returns the slice [offset, offset+limit) and the total. */
-  search(query: string, opts?: SearchOptions): Promise<{ total: number; hits: SearchHit[]; corrections: Corrections }>;
+  search(query: string, opts?: SearchOptions): Promise<{ total: number; hits: SearchHit[]; corrections: Corrections; termPages: TermPages }>;
   /**
    * The same slice as `search`, as the search API's response body: the JSON array of SearchResults (id, url, type,
    * title, content, score — exactly JSON.stringify of those objects), built in a worker and cached per slice, so a
@@ -74,6 +74,18 @@ export interface SearchEngine {
 export type Corrections = ReadonlyMap<string, readonly Correction[]>;
 
 const NO_CORRECTIONS: Corrections = new Map();
+
+/**
+ * How common each query term is in the whole site: the pages whose body holds it (Ranking.termPages; text.ts
+ * queryTerms form; 0 for a word the index does not hold), out of `pageCount`. The answerer weighs a question's words by
+ * it (passages.ts).
+ */
+export interface TermPages {
+  readonly byTerm: ReadonlyMap<string, number>;
+  readonly pageCount: number;
+}
+
+export const NO_TERM_PAGES: TermPages = Object.freeze({ byTerm: new Map(), pageCount: 0 });
 
 export interface SearchStats {
   pages: number;
@@ -157,6 +169,9 @@ interface Entry {
   /** Frozen slices handed out, by "offset:end" (stable identity for repeated identical requests). */
   slices: Map<string, SearchHit[]>;
   corrections: Corrections;
+  /** Ranking.termPages of the query's terms; as TermPages once a caller asked for them (termPagesOf). */
+  termCounts: Int32Array;
+  termPages?: TermPages;
   /** A longer prefix of the ranking being fetched (a request beyond the one held), up to rank `to`. */
   extension?: { to: number; done: Promise<void> };
   bytes: number;
@@ -281,11 +296,11 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
       p = (async () => {
         // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
         const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
-        const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer>; corrections: [string, Correction[]][] }>({
+        const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; termPages: Int32Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer>; corrections: [string, Correction[]][] }>({
           op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : RANK_AHEAD * (q.offset + q.limit),
         });
         const corrections: Corrections = r.corrections.length ? new Map(r.corrections.map(([t, c]) => [t, Object.freeze(c.map((x) => Object.freeze(x)))])) : NO_CORRECTIONS;
-        const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), corrections, bytes: 64 + r.docs.length * 13 };
+        const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), corrections, termCounts: r.termPages, bytes: 64 + r.docs.length * 13 };
         for (const [rank, h] of r.hits) {
           e.hits[rank] = Object.freeze(h);
           e.bytes += hitBytes(h);
@@ -334,16 +349,19 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
 
   const EMPTY_BODY = Buffer.from('[]');
 
+  const termPagesOf = (q: Query, entry: Entry): TermPages =>
+    (entry.termPages ??= Object.freeze({ byTerm: new Map(q.terms.map((t, k) => [t, entry.termCounts[k]!])), pageCount: nPages }));
+
   const engine: SearchEngine = {
     buildId,
     pageCount: nPages,
     async search(query, o = {}) {
       const q = prepare(query, o);
-      if (!q) return { total: 0, hits: [], corrections: NO_CORRECTIONS };
+      if (!q) return { total: 0, hits: [], corrections: NO_CORRECTIONS, termPages: NO_TERM_PAGES };
       const { key, terms, offset, limit } = q;
       const entry = await entryFor(q, false, o.signal);
       const end = limit === undefined ? entry.total : Math.min(entry.total, offset + limit);
-      if (offset >= end) return { total: entry.total, hits: [], corrections: entry.corrections };
+      if (offset >= end) return { total: entry.total, hits: [], corrections: entry.corrections, termPages: termPagesOf(q, entry) };
       await ranked(q, entry, end, o.signal);
       const missing: number[] = [];
       for (let r = offset; r < end; r++) if (!entry.hits[r]) missing.push(r);
@@ -361,7 +379,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         entry.bytes += 64 + 8 * hits.length;
         cache.resize(key, entry.bytes);
       }
-      return { total: entry.total, hits, corrections: entry.corrections };
+      return { total: entry.total, hits, corrections: entry.corrections, termPages: termPagesOf(q, entry) };
     },
     async searchBody(query, o = {}) {
       const q = prepare(query, o);

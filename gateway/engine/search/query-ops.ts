@@ -2,11 +2,12 @@
  * The query protocol of a search index (request → reply), one function for every place an index answers: a query
  * worker thread (worker.ts) and the in-thread pool of a small index (in-thread-pool.ts).
  *   install     { files: SegmentFile[] }  → page count (segments' hot parts, shared between all workers, and open files)
- *   search      { terms, tag, match, offset, limit, body?, topK? } → { total, docs, scores, titleMatch, hits: [rank, SearchHit][], body?, corrections }
+ *   search      { terms, tag, match, offset, limit, body?, topK? } → { total, docs, scores, titleMatch, hits: [rank, SearchHit][], body?, corrections, termPages }
  *               (with `body`: the slice as the search API's JSON array, UTF-8 bytes — transferred, not copied — and
  *               no hits; with `topK`: docs/scores/titleMatch are only the first topK ranks — the full ranking's
  *               prefix, selected with a bounded heap, no sort of every match — while `total` always counts every match;
- *               corrections: [term, Correction[]][] for the misspelt terms, term-dictionary.ts)
+ *               corrections: [term, Correction[]][] for the misspelt terms, term-dictionary.ts; termPages: the pages
+ *               holding each term, Ranking.termPages, for the answerer's word weights)
  *   materialize { terms, items: [doc, score, titleMatch, rank][] } → SearchHit[]
  *   body        { terms, docs, scores, titleMatch, from } → Uint8Array (the JSON array of ranks from.., transferred)
  * Every reply's arrays are its own (fresh allocations), so a worker can transfer them and a caller in the same thread
@@ -55,10 +56,10 @@ export function answerQuery(state: QueryState, req: QueryRequest): QueryReply {
         const sets = idx.matchSets(req.terms);
         for (let k = req.offset; k < end; k++) hits.push([k, idx.hit(r.docs[k]!, r.scores[k]!, r.titleMatch[k] === 1, sets, k < FULL_EXCERPT_RANKS)]);
       }
-      const transfer = [r.docs.buffer, r.scores.buffer, r.titleMatch.buffer] as ArrayBuffer[];
+      const transfer = [r.docs.buffer, r.scores.buffer, r.titleMatch.buffer, r.termPages.buffer] as ArrayBuffer[];
       if (body) transfer.push(body.buffer as ArrayBuffer);
       const corrections = idx.corrections(req.terms);
-      return { result: { total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits, body, corrections }, transfer };
+      return { result: { total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, termPages: r.termPages, hits, body, corrections }, transfer };
     }
     case 'materialize': {
       const idx = need(state);

@@ -18,7 +18,7 @@
 import { type RankingKeys, TOP_K_MAX, selectTop, sortAll } from './top-k.ts';
 import type { Documents } from './documents.ts';
 import { CONTENT_TYPES, type ContentType } from './segment.ts';
-import type { TermDictionary } from './term-dictionary.ts';
+import type { Expansion, TermDictionary } from './term-dictionary.ts';
 import { QUESTION_FILLER } from '../text.ts';
 
 /** Ranked result of a query over the whole index. */
@@ -31,6 +31,8 @@ export interface Ranking {
   scores: Float64Array;
   /** 1 when the page title holds every query term. */
   titleMatch: Uint8Array;
+  /** Per query term: the pages whose body holds it, a prefix expansion or a related word (a typo neighbour does not count; 0 for a word the index does not hold). */
+  termPages: Int32Array;
 }
 
 export type MatchMode = 'all' | 'any';
@@ -142,13 +144,37 @@ export class QueryScorer {
     return full;
   }
 
+  /** Pages whose body holds one of `expansions` (distinct). */
+  private bodyPages(expansions: readonly Expansion[]): number {
+    const { termStamp, documents } = this;
+    const stamp = ++this.termNumber;
+    let n = 0;
+    for (const v of expansions) {
+      for (let k = 0; k < documents.segments.length; k++) {
+        const id = v.ids[k]!;
+        if (id < 0) continue;
+        const { bodyPostingsStart, bodyPostingPages } = documents.segments[k]!;
+        const base = documents.segmentBase[k]!;
+        for (let e = bodyPostingsStart[id]!, end = bodyPostingsStart[id + 1]!; e < end; e++) {
+          const d = base + bodyPostingPages[e]!;
+          if (termStamp[d] !== stamp) {
+            termStamp[d] = stamp;
+            n++;
+          }
+        }
+      }
+    }
+    return n;
+  }
+
   /**
    * The ranking of canonical query terms with an optional type filter. topK: only the first topK ranks are returned
    * (`total` still counts every match) — the same pages, order and scores as the full ranking's prefix.
    */
   rank(terms: string[], type?: ContentType, match: MatchMode = 'all', topK?: number): Ranking {
-    const empty: Ranking = { total: 0, docs: new Int32Array(0), scores: new Float64Array(0), titleMatch: new Uint8Array(0) };
     const nT = terms.length;
+    const termPageCounts = new Int32Array(nT);
+    const empty: Ranking = { total: 0, docs: new Int32Array(0), scores: new Float64Array(0), titleMatch: new Uint8Array(0), termPages: termPageCounts };
     const documents = this.documents;
     if (nT === 0 || documents.count === 0) return empty;
     const typeFilter = type === undefined ? -1 : CONTENT_TYPES.indexOf(type);
@@ -231,6 +257,9 @@ export class QueryScorer {
         }
       }
       termWeight[ti] = idf;
+      const typos = this.dictionary.typoNeighboursOf(terms[ti]!);
+      // a rare word's common neighbour (`letter` beside `better`) ranks with it, but does not make the word common
+      termPageCounts[ti] = typos.length === 0 ? nt : this.bodyPages(expansions.filter((v) => !typos.includes(v)));
       allTerms |= 1 << ti;
       if (!filler) meaningful |= 1 << ti;
     }
@@ -310,6 +339,6 @@ export class QueryScorer {
     }
     // a title match with a zero body score can tie the best body score: keep scores non-increasing anyway
     for (let r = 1; r < nOut; r++) if (scores[r]! > scores[r - 1]!) scores[r] = scores[r - 1]!;
-    return { total: nc, docs, scores, titleMatch };
+    return { total: nc, docs, scores, titleMatch, termPages: termPageCounts };
   }
 }

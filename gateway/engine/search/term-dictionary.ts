@@ -89,6 +89,11 @@ export class TermDictionary {
     return entry;
   }
 
+  /** The typo neighbours among the term's expansions (see typoNeighbours): empty for a term the index holds often enough. */
+  typoNeighboursOf(term: string): readonly Expansion[] {
+    return this.memoized(term).neighbours;
+  }
+
   /**
    * What a misspelt query term stands for: the typo neighbours it matches (a term the index does not hold, or a rare
    * one with a common neighbour: `sever`, in the docs as the stem of "severe", beside `server`), at most
