@@ -17,6 +17,7 @@ import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/headi
 import { closesFence } from './markdown-lines.ts';
 import { codeSpanParts } from '../../gateway/engine/inline-markdown.ts';
 import { readContentFile } from './content-links.ts';
+import { TAG_VALUE } from './tool-components.ts';
 
 /** `import … from 'x'` and `import 'x'` at the start of a line, the specifier on the same line as `from`. */
 const importFrom = /^(?:import|export)\b[^'"]*?\bfrom\s*(['"])([^'"]+)\1|^import\s*(['"])([^'"]+)\3/gm;
@@ -178,7 +179,7 @@ function withoutColumns(line: string, columns: number): string {
 }
 
 /** A line that is only a component's opening tag (`<Tab title="npm">`), and only its closing tag (`</Tab>`). */
-const componentOpenLine = /^\s*<([A-Z][\w.]*)\b(?:[^<>"'/]|"[^"]*"|'[^']*')*>\s*$/;
+const componentOpenLine = new RegExp(String.raw`^\s*<([A-Z][\w.]*)\b(?:[^<>"'/{}]|${TAG_VALUE})*>\s*$`);
 const componentCloseLine = /^\s*<\/([A-Z][\w.]*)\s*>\s*$/;
 
 /**

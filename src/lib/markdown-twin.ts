@@ -12,7 +12,7 @@ import { mdxToMdast } from 'satteri';
 import type { Root, RootContent, Parent } from 'mdast';
 import { TWIN_INDEX_POINTER, atxHeading, fenceTracker, referenceDefinitions } from '../../gateway/engine/markdown-sections.ts';
 import { labelKey, inlineText as readerText, smartDashes, unquoted } from '../../gateway/engine/inline-markdown.ts';
-import { codeSpan, componentLead } from './tool-components.ts';
+import { codeSpan, componentLead, expressionText } from './tool-components.ts';
 
 const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, {
   bullet: '-',
@@ -50,7 +50,9 @@ type JsxElement = Parent & { name: string | null; type: string; attributes?: { t
 function leadNodes(element: JsxElement): RootContent[] {
   const lead = element.name ? componentLead(element.name, (key) => {
     const value = element.attributes?.find((a) => a.type === 'mdxJsxAttribute' && a.name === key)?.value;
-    return typeof value === 'string' ? value : undefined;
+    if (typeof value === 'string') return value;
+    const expression = (value as { type?: string; value?: unknown } | undefined)?.type === 'mdxJsxAttributeValueExpression' ? (value as { value: unknown }).value : undefined;
+    return typeof expression === 'string' ? expressionText(expression) : undefined;
   }) : undefined;
   if (!lead) return [];
   if ('bold' in lead) return [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: lead.bold }] }] } as RootContent];

@@ -15,7 +15,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
-import { componentLead, leadMarkdown } from './tool-components.ts';
+import { TAG_VALUE, componentLead, expressionText, leadMarkdown } from './tool-components.ts';
 import { closesFence, fenceOpen, lineSyntax } from './markdown-lines.ts';
 import { escapeHtml, titleHtml } from './title-html.ts';
 import { fileStamp, insideTree, readContentFile } from './content-links.ts';
@@ -60,9 +60,9 @@ const blockTag = /^\s*<(script|style)\b/i;
 const htmlBlockStart = /^\s{0,3}<[a-z][\w-]*[\s>]/;
 /** A Vue directive in an HTML tag (`v-for="…"`, `:href="…"`, `@click="…"`): the tag renders the source tool's data. */
 const vueDirective = /<[a-z][\w-]*\s(?:[^<>"']|"[^"]*"|'[^']*')*?\s(?:v-(?:if|else-if|else|for|show|html|text|model|bind|on)\b|[:@][a-zA-Z][\w.-]*=)/;
-const componentTag = /<\/?([A-Z][A-Za-z0-9]*)\b((?:[^<>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+const componentTag = new RegExp(String.raw`<\/?([A-Z][A-Za-z0-9]*)\b((?:[^<>"'{}]|${TAG_VALUE})*?)(\/?)>`, 'g');
 /** A line that is only one component's tag. */
-const wholeComponentTag = /^\s*<\/?[A-Z][A-Za-z0-9]*\b(?:[^<>"']|"[^"]*"|'[^']*')*>\s*$/;
+const wholeComponentTag = new RegExp(String.raw`^\s*<\/?[A-Z][A-Za-z0-9]*\b(?:[^<>"'{}]|${TAG_VALUE})*>\s*$`);
 const badgeComponents = new Set(['Badge', 'Version', 'Experimental', 'Deprecated']);
 /**
  * Containers (callouts, code groups, GitHub alerts) nested deeper than this stay text: each level quotes or wraps every
@@ -140,7 +140,8 @@ function colonCount(line: string): number {
 }
 
 function attribute(attrs: string, name: string): string | undefined {
-  return new RegExp(`(?:^|\\s)${name}=(?:"([^"]*)"|'([^']*)')`).exec(attrs)?.slice(1).find((v) => v !== undefined);
+  const m = new RegExp(String.raw`(?:^|\s)${name}=(?:"([^"]*)"|'([^']*)'|\{((?:[^{}]|\{[^{}]*\})*)\})`).exec(attrs);
+  return m ? m[1] ?? m[2] ?? expressionText(m[3]!) : undefined;
 }
 
 /** The lines a `#region name` … `#endregion name` pair encloses (VitePress region includes). */

@@ -20,6 +20,25 @@ export type ComponentLead =
   | { link: { title: string; href: string; description?: string } }
   | { field: { name: string; type?: string; defaultValue?: string } };
 
+/**
+ * A quoted attribute value or a `{…}` expression (`title={<span>How <code>x</code> works</span>}`; one level of nested
+ * braces), as a pattern for a component's whole tag: inside either, `<`, `>` and `/` are no end of the tag. The
+ * alternatives start with different characters, so a tag is read in one pass, whatever it holds.
+ */
+export const TAG_VALUE = String.raw`"[^"]*"|'[^']*'|\{(?:[^{}"']|"[^"]*"|'[^']*'|\{[^{}]*\})*\}`;
+
+/**
+ * The text of an attribute written as an expression: a string literal's string, a JSX element's text (`{<span>How
+ * <code>bun create</code> works</span>}` → "How bun create works"); undefined for any other expression.
+ */
+export function expressionText(expression: string): string | undefined {
+  const body = expression.trim();
+  const literal = /^(["'`])([^"'`]*)\1$/.exec(body);
+  if (literal) return literal[2];
+  if (!/^<[A-Za-z>][\s\S]*>$/.test(body)) return undefined;
+  return body.replace(/<[^<>]*>/g, '').replace(/\s+/g, ' ').trim() || undefined;
+}
+
 /** The attribute whose text leads a component, in bold: a tab's, a step's, a changelog entry's label. */
 const LABELS = new Map([['Fragment', 'slot'], ['Tab', 'title'], ['Step', 'title'], ['Accordion', 'title'], ['Expandable', 'title'], ['Update', 'label']]);
 

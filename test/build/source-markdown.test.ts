@@ -215,6 +215,15 @@ describe('an MDX page of another tool read as Markdown', () => {
     expect(converter('html').convert('Write `<Accordion title="x">` around it.', 'page.mdx')).toContain('`<Accordion title="x">`');
   });
 
+  it('reads a title written as a JSX expression as its text, and the tag as one opening line', () => {
+    const page = ['<Accordion title={<span>How <code>bun create</code> works</span>}>', '  When you run it:', '', '  ```sh', '  bun create x', '  ```', '</Accordion>'].join('\n');
+    expect(componentLinesAsMdx(page).split('\n').slice(1, 5)).toEqual(['When you run it:', '', '```sh', 'bun create x']);
+    const html = converter('html').convert(page, 'page.mdx');
+    expect(html).toContain('**How bun create works**');
+    expect(html).not.toContain('<span>');
+    expect(converter('html').convert('<Tab title={"Windows"}>\nRun it.\n</Tab>', 'page.mdx')).toContain('**Windows**');
+  });
+
   it('leaves a fence that shows a component, a one-line component and an empty one as they are', () => {
     const page = ['```mdx', '<Note>', '    kept', '</Note>', '```', '<Note>One line.</Note>', '<Frame>', '</Frame>', '    code'].join('\n');
     expect(componentLinesAsMdx(page)).toBe(page);

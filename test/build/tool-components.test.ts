@@ -1,7 +1,8 @@
 // What other tools' components show once read as Markdown (src/lib/tool-components.ts): the same lead for the HTML
 // and the twin, from the attributes each tool names its labels with.
 import { describe, expect, it } from 'vitest';
-import { codeSpan, componentLead, leadMarkdown } from '../../src/lib/tool-components.ts';
+import { pageTwin } from '../../src/lib/markdown-twin.ts';
+import { TAG_VALUE, codeSpan, componentLead, expressionText, leadMarkdown } from '../../src/lib/tool-components.ts';
 
 const lead = (name: string, attributes: Record<string, string>) => {
   const found = componentLead(name, (key) => attributes[key]);
@@ -34,6 +35,24 @@ describe('a component read as Markdown', () => {
     expect(lead('ParamField', {})).toBeUndefined();
     expect(codeSpan('a `b` c')).toBe('``a `b` c``');
     expect(codeSpan('`edge')).toBe('`` `edge ``');
+  });
+
+  it('reads an attribute written as an expression: a string literal, a JSX element’s text, nothing else', () => {
+    expect(expressionText('<span>How <code>bun create</code> works</span>')).toBe('How bun create works');
+    expect(expressionText(" 'Windows' ")).toBe('Windows');
+    expect(expressionText('labels.windows')).toBeUndefined();
+    const tag = new RegExp(String.raw`^<[A-Z]\w*(?:[^<>"'{}]|${TAG_VALUE})*>$`);
+    expect(tag.test('<Accordion title={<span>a <code>b</code></span>} open>')).toBe(true);
+    expect(tag.test('<Frame style={{ width: 1 }}>')).toBe(true);
+    // an expression never closed is no tag (and is told in one pass: a backtracking pattern would not return here)
+    expect(tag.test(`<A ${'{'.repeat(50_000)}>`)).toBe(false);
+  });
+
+  it('leads the twin of a page compiled as MDX the same way, a title written as an expression included', () => {
+    const body = '<Accordion title={<span>How <code>x</code> works</span>}>\n\nBody.\n\n</Accordion>\n\n<Tab title="npm">\n\nnpm i\n\n</Tab>\n';
+    const { markdown } = pageTwin({ title: 'Page', body, isMdx: true });
+    expect(markdown).toContain('**How x works**\n\nBody.');
+    expect(markdown).toContain('**npm**');
   });
 
   it('shows nothing of a component it does not know', () => {

@@ -40,7 +40,7 @@ export interface LongLineReport {
   findings: LongLineFinding[];
 }
 
-const ATOMS = ['{{', '{', '}', '[', '](', '](<', '<', '>', '<!--', '::: ', '`', '```', '{#', '#', '*', '**', '_', '\\', '|', '&', '&#x', '"', '=', '="', '<a ', '<Badge ', ' ', '\t', '- ', '1. ', '> ', '.', '/', './', '!', '![', 'a', 'a ', 'aA', 'import ', '{/*', ';', '\n', '<<< ', '<!--@include: ', 'http://', '. A', '? ', '<A', '<A />\n', '  <A x="'];
+const ATOMS = ['{{', '{', '}', '[', '](', '](<', '<', '>', '<!--', '::: ', '`', '```', '{#', '#', '*', '**', '_', '\\', '|', '&', '&#x', '"', '=', '="', '<a ', '<Badge ', ' ', '\t', '- ', '1. ', '> ', '.', '/', './', '!', '![', 'a', 'a ', 'aA', 'import ', '{/*', ';', '\n', '<<< ', '<!--@include: ', 'http://', '. A', '? ', '<A', '<A />\n', '  <A x="', '<A x={', '{<b>'];
 const PREFIXES = ['', '# a', '## a', '::: tip ', '- ', '> ', 'import ', 'export const a', '<div ', '[x](', '| a | ', '<<< ./x.ts', 'T', 'import A from "'];
 const SUFFIXES = ['', 'x', '}\n'];
 /** Lines are measured at N and 2N atoms; growth is a finding above GROWTH when the longer line took at least SLOW_MS. */
