@@ -5,7 +5,7 @@
  * result bytes, the worker pool and the engine API with its result cache. Importers depend on this file only, so
  * the stages can be rearranged without touching them.
  */
-export { type Corrections, type CreateSearchEngineOptions, DEFAULT_CACHE_BYTES, IN_THREAD_MAX_PAGES, DEFAULT_CACHE_SIZE, NO_TERM_PAGES, type SearchEngine, type SearchOptions, type SearchStats, type TermPages, createSearchEngine } from './search/engine.ts';
+export { type Corrections, type CreateSearchEngineOptions, DEFAULT_CACHE_BYTES, IN_THREAD_MAX_PAGES, DEFAULT_CACHE_SIZE, type SearchEngine, type SearchOptions, type SearchStats, type TermPages, createSearchEngine } from './search/engine.ts';
 export { defaultBuildParallelism, prepareSearchIndex } from './search/index-cache.ts';
 export { CONTENT_TYPES, type ContentType, type SearchHit } from './search/segment.ts';
 export { defaultWorkerCount } from './search/worker-pool.ts';

@@ -85,7 +85,7 @@ export interface TermPages {
   readonly pageCount: number;
 }
 
-export const NO_TERM_PAGES: TermPages = Object.freeze({ byTerm: new Map(), pageCount: 0 });
+const NO_TERM_PAGES: TermPages = Object.freeze({ byTerm: new Map(), pageCount: 0 });
 
 export interface SearchStats {
   pages: number;
