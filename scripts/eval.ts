@@ -129,7 +129,8 @@ async function main(): Promise<void> {
 
     // what the answerer can cite at best: it answers from the first five pages /ask ranks
     const judgedInSources = sets.questions.filter((q, i) => askQuestionRanks[i]!.slice(0, 5).some((p) => q.relevant.has(p))).length;
-    const answers: AnswerScores = { judgedInSources, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
+    const judgedFirstSource = sets.questions.filter((q, i) => q.relevant.has(askQuestionRanks[i]![0] ?? '')).length;
+    const answers: AnswerScores = { judgedInSources, judgedFirstSource, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
     const answerMisses: EvalReport['answerMisses'] = [];
     for (const [i, q] of [...sets.questions, ...sets.unanswerable].entries()) {
       const answer = await generateAnswer(gw.url, q.query);

@@ -12,6 +12,8 @@ export interface RankingScores { mrr10: number; recall5: number; queries: number
 export interface AnswerScores {
   /** Answerable questions with a judged page among the five pages the answerer is given (its upper bound). */
   judgedInSources: number;
+  /** Answerable questions whose first `/ask` result is a judged page: the answer leads with it when it covers the question. */
+  judgedFirstSource: number;
   answerable: number;
   citesJudged: number;
   firstCitedJudged: number;
@@ -66,6 +68,7 @@ export function markdownReport(r: EvalReport): string {
   lines.push(`| Answerable questions citing a judged page | ${pct(a.citesJudged, a.answerable)} (${a.citesJudged}/${a.answerable}) |`);
   lines.push(`| First citation is a judged page | ${pct(a.firstCitedJudged, a.answerable)} (${a.firstCitedJudged}/${a.answerable}) |`);
   lines.push(`| (bound: a judged page is among the 5 pages given to the answerer) | ${pct(a.judgedInSources, a.answerable)} (${a.judgedInSources}/${a.answerable}) |`);
+  lines.push(`| (\`/ask\`'s first result is a judged page) | ${pct(a.judgedFirstSource, a.answerable)} (${a.judgedFirstSource}/${a.answerable}) |`);
   lines.push(`| Answers with broken code fences | ${a.brokenFences} of ${a.answers} |`);
   lines.push(`| Unanswerable questions answered "not covered" | ${pct(a.notCoveredOnUnanswerable, a.unanswerable)} (${a.notCoveredOnUnanswerable}/${a.unanswerable}) |`);
   lines.push(`| Answerable questions answered "not covered" | ${pct(a.notCoveredOnAnswerable, a.answerable)} (${a.notCoveredOnAnswerable}/${a.answerable}) |`);
