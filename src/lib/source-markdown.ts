@@ -15,7 +15,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { extname, posix, relative, resolve } from 'node:path';
 import { authoredId, authoredIdLine, withoutAuthoredId } from '../markdown/heading-ids.ts';
-import { TAG_VALUE, componentLead, expressionText, leadMarkdown } from './tool-components.ts';
+import { TAG_EXPRESSION, TAG_VALUE, componentLead, expressionText, leadMarkdown } from './tool-components.ts';
 import { closesFence, fenceOpen, lineSyntax } from './markdown-lines.ts';
 import { escapeHtml, titleHtml } from './title-html.ts';
 import { fileStamp, insideTree, readContentFile } from './content-links.ts';
@@ -140,8 +140,8 @@ function colonCount(line: string): number {
 }
 
 function attribute(attrs: string, name: string): string | undefined {
-  const m = new RegExp(String.raw`(?:^|\s)${name}=(?:"([^"]*)"|'([^']*)'|\{((?:[^{}]|\{[^{}]*\})*)\})`).exec(attrs);
-  return m ? m[1] ?? m[2] ?? expressionText(m[3]!) : undefined;
+  const m = new RegExp(String.raw`(?:^|\s)${name}=(?:"([^"]*)"|'([^']*)'|(${TAG_EXPRESSION}))`).exec(attrs);
+  return m ? m[1] ?? m[2] ?? expressionText(m[3]!.slice(1, -1)) : undefined;
 }
 
 /** The lines a `#region name` … `#endregion name` pair encloses (VitePress region includes). */

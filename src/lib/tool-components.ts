@@ -20,12 +20,15 @@ export type ComponentLead =
   | { link: { title: string; href: string; description?: string } }
   | { field: { name: string; type?: string; defaultValue?: string } };
 
+/** An attribute's value written as a `{…}` expression (`title={<span>How <code>x</code> works</span>}`; one level of nested braces). */
+export const TAG_EXPRESSION = String.raw`\{(?:[^{}"']|"[^"]*"|'[^']*'|\{[^{}]*\})*\}`;
+
 /**
- * A quoted attribute value or a `{…}` expression (`title={<span>How <code>x</code> works</span>}`; one level of nested
- * braces), as a pattern for a component's whole tag: inside either, `<`, `>` and `/` are no end of the tag. The
- * alternatives start with different characters, so a tag is read in one pass, whatever it holds.
+ * A quoted attribute value or an expression, as a pattern for a component's whole tag: inside either, `<`, `>` and `/`
+ * are no end of the tag. The alternatives start with different characters, so a tag is read in one pass, whatever it
+ * holds.
  */
-export const TAG_VALUE = String.raw`"[^"]*"|'[^']*'|\{(?:[^{}"']|"[^"]*"|'[^']*'|\{[^{}]*\})*\}`;
+export const TAG_VALUE = String.raw`"[^"]*"|'[^']*'|${TAG_EXPRESSION}`;
 
 /**
  * The text of an attribute written as an expression: a string literal's string, a JSX element's text (`{<span>How
