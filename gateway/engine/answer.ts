@@ -20,7 +20,7 @@ import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import { atxHeading, type Block } from './markdown-sections.ts';
-import { COVERED_THRESHOLD, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
+import { COVERED_THRESHOLD, fitBlockToQuestion, isFieldList, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
@@ -298,6 +298,20 @@ function withMarker(blocks: readonly Block[], n: number): string {
   return `From [${n}]:\n\n${parts.join('\n\n')}`;
 }
 
+/**
+ * A passage that opens with an option's fields (`- **Type:** number`, `- **Default:** 5_000`) says which option only
+ * in its source's heading: the option is named before them, as the page names it (`hookTimeout`:), so a reader of a
+ * second such passage knows whose default it is.
+ */
+function withOptionName(passage: Block[], name: string): Block[] {
+  if (!name || !isFieldList(passage[0]!)) return passage;
+  const escape = (text: string) => text.replace(/[\\`*_[\]<>]/g, '\\$&');
+  // an identifier is code, with a version note after it as the heading has it (`coverage.instrumenter` (4.1.5))
+  const identifier = /^([^\s`]+)(\s+\([^()]*\))?$/.exec(name);
+  const lead = identifier ? `\`${identifier[1]}\`${escape(identifier[2] ?? '')}:` : `${escape(name)}:`;
+  return [{ kind: 'paragraph', markdown: lead }, ...passage];
+}
+
 async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSection[]): Promise<AnswerOutcome> {
   // the answer is computed synchronously; yield once so callers see the same async shape as the model path
   await Promise.resolve();
@@ -322,12 +336,22 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     const seen = new Set<number>([lead.source]);
     const pageFirsts = further.filter((r) => !seen.has(r.source) && seen.add(r.source)).sort((a, b) => a.source - b.source);
     const rest = further.filter((r) => r.source !== lead.source && !pageFirsts.includes(r));
-    picked = [lead, ...pageFirsts, ...rest, ...further.filter((r) => r.source === lead.source)].slice(0, GENERATE_PASSAGES);
+    picked = [lead, ...pageFirsts, ...rest, ...further.filter((r) => r.source === lead.source)];
   }
+  const most = opts.mode === 'summarize' ? SUMMARIZE_PAGES : GENERATE_PASSAGES;
   const cited: { n: number; section: RankedSection }[] = [];
+  // two pages can hold the same text (a CLI reference generated from the options' docs): it is quoted once
+  const quoted = new Set<string>();
   for (const section of picked) {
-    const passage = withAnnouncedSubsections(sectionPassage(section.section, opts.query, opts.corrections), opts.sources[section.source]!, section.section);
+    if (cited.length === most) break;
+    const source = opts.sources[section.source]!;
+    let passage = withAnnouncedSubsections(sectionPassage(section.section, opts.query, opts.corrections), source, section.section);
     if (passage.length === 0) continue;
+    // summarize leads each passage with its label already
+    const text = passage.map((b) => b.markdown).join('\n\n');
+    if (quoted.has(text)) continue;
+    quoted.add(text);
+    if (opts.mode !== 'summarize') passage = withOptionName(passage, section.section.heading || source.title);
     const n = cited.length + 1;
     cited.push({ n, section });
     const lead = opts.mode === 'summarize' ? `**${section.label}**\n\n` : '';

@@ -300,7 +300,7 @@ const FLAG_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+\*\*\s*$/;
  * A list of `**Label:** value` (or `Type: value`) fields, and perhaps flags: the Type, Default and CLI lines (and a
  * Deprecated) that open an option's section.
  */
-function isFieldList(block: Block): boolean {
+export function isFieldList(block: Block): boolean {
   if (block.kind !== 'list') return false;
   const items = block.markdown.split('\n').filter((line) => LIST_ITEM_LINE.test(line));
   return items.some((line) => FIELD_ITEM_LINE.test(line)) && items.every((line) => FIELD_ITEM_LINE.test(line) || FLAG_ITEM_LINE.test(line));

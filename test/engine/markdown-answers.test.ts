@@ -439,6 +439,35 @@ describe('sections an extractive answer quotes', () => {
     const outcome = await answer({ query: 'how do I retry a failed test a number of times', mode: 'generate', sources: [first, second, third], onModelFailure: 'extractive', onText: (t) => (text += t) });
     expect(outcome.citations).toEqual([first.url, second.url, third.url]);
   });
+
+  it("name the option whose fields (Type, Default) open a passage, as its heading or page title does", async () => {
+    const fields = (type: string, value: string) => `- **Type:** \`${type}\`\n- **Default:** \`${value}\``;
+    const testTimeout = page('test-timeout', 'testTimeout', `${fields('number', '5_000')}\n- **CLI:** \`--test-timeout=5000\`\n\nDefault timeout of a test in milliseconds.`);
+    const server = page('server', 'Server Options', `## server.port (5.1)\n\n${fields('number', '5173')}\n\nThe default port of the dev server.\n\n## Proxy rules & more\n\n${fields('object', '{}')}\n\nThe default rules of the proxy of the dev server.`);
+    let text = '';
+    await answer({ query: 'what is the default timeout of a test', mode: 'generate', sources: [testTimeout], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toMatch(/^`testTimeout`:\n\n- \*\*Type:\*\*/);
+    text = '';
+    await answer({ query: 'default port and proxy rules of the dev server', mode: 'generate', sources: [server], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toContain('`server.port` (5.1):\n\n- **Type:** `number`');
+    // a name that is not one word is written as text, its Markdown characters escaped
+    expect(text).toContain('Proxy rules & more:\n\n- **Type:** `object`');
+    // a passage that does not open with fields is not introduced
+    text = '';
+    await answer({ query: 'what is the default timeout of a test', mode: 'generate', sources: [page('t', 'testTimeout', 'Default timeout of a test in milliseconds: 5 seconds.')], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toMatch(/^Default timeout/);
+  });
+
+  it('quote a text two pages hold once (a CLI reference generated from the options), citing the first', async () => {
+    const option = 'Check thresholds per file. See the thresholds for lines, functions and branches.';
+    const config = page('config', 'coverage', `## coverage.thresholds.perFile\n\n${option}`);
+    const cli = page('cli', 'CLI', `## --coverage.thresholds.perFile\n\n${option}`);
+    const guide = page('guide', 'Coverage', 'To check coverage thresholds per file, set `perFile` in the config: the run fails when a file is below its thresholds.');
+    let text = '';
+    const outcome = await answer({ query: 'check coverage thresholds per file', mode: 'generate', sources: [config, cli, guide], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text.split(option)).toHaveLength(2);
+    expect(outcome.citations).toEqual([config.url, guide.url]);
+  });
 });
 
 describe('citationFilter', () => {
