@@ -312,6 +312,18 @@ function withOptionName(passage: Block[], name: string): Block[] {
   return [{ kind: 'paragraph', markdown: lead }, ...passage];
 }
 
+/**
+ * The passage without the code blocks an earlier passage quoted (the same code under another fence's title), and
+ * without a lead-in left announcing nothing at its end; records the code it keeps.
+ */
+function withoutQuotedCode(passage: Block[], quotedCode: Set<string>): Block[] {
+  const body = (b: Block) => b.markdown.split('\n').slice(1).join('\n').trim();
+  const kept = passage.filter((b) => b.kind !== 'code' || !quotedCode.has(body(b)));
+  if (kept.length < passage.length) while (kept.length > 0 && kept.at(-1)!.kind === 'paragraph' && /:\s*$/.test(kept.at(-1)!.markdown)) kept.pop();
+  for (const b of kept) if (b.kind === 'code') quotedCode.add(body(b));
+  return kept;
+}
+
 async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSection[]): Promise<AnswerOutcome> {
   // the answer is computed synchronously; yield once so callers see the same async shape as the model path
   await Promise.resolve();
@@ -340,17 +352,20 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
   }
   const most = opts.mode === 'summarize' ? SUMMARIZE_PAGES : GENERATE_PASSAGES;
   const cited: { n: number; section: RankedSection }[] = [];
-  // two pages can hold the same text (a CLI reference generated from the options' docs): it is quoted once
+  // two pages can hold the same text (a CLI reference generated from the options' docs, a guide repeating the
+  // reference's example): a passage or a code block is quoted once
   const quoted = new Set<string>();
+  const quotedCode = new Set<string>();
   for (const section of picked) {
     if (cited.length === most) break;
     const source = opts.sources[section.source]!;
     let passage = withAnnouncedSubsections(sectionPassage(section.section, opts.query, opts.corrections), source, section.section);
-    if (passage.length === 0) continue;
-    // summarize leads each passage with its label already
     const text = passage.map((b) => b.markdown).join('\n\n');
     if (quoted.has(text)) continue;
     quoted.add(text);
+    passage = withoutQuotedCode(passage, quotedCode);
+    if (passage.length === 0) continue;
+    // summarize leads each passage with its label already
     if (opts.mode !== 'summarize') passage = withOptionName(passage, section.section.heading || source.title);
     const n = cited.length + 1;
     cited.push({ n, section });

@@ -19,6 +19,8 @@ export interface Block {
   markdown: string;
   /** Language of a code block's fence ('' when none). */
   lang?: string;
+  /** The page's description, quoted under the title of a twin: it counts for its section, but is not an answer. */
+  description?: boolean;
 }
 
 export interface Section {
@@ -137,7 +139,8 @@ function kindOf(firstLine: string): BlockKind {
 
 /**
  * Sections of a Markdown twin. The page's `# Title` line is dropped (the title is known), and so are the twin's pointer
- * to llms.txt in the intro (TWIN_INDEX_POINTER) and the build's notes of missing code (missingCodeNote); the rest is kept.
+ * to llms.txt in the intro (TWIN_INDEX_POINTER) and the build's notes of missing code (missingCodeNote); the rest is
+ * kept, the description quoted before the pointer marked as such.
  */
 export function markdownSections(markdown: string): Section[] {
   const slugger = new GithubSlugger();
@@ -153,6 +156,9 @@ export function markdownSections(markdown: string): Section[] {
     while (lines.length && /^[ \t>]*$/.test(lines[lines.length - 1]!)) lines.pop();
     const pointer = sections.length === 1 && lines.length === 1 && lines[0]!.startsWith(TWIN_INDEX_POINTER);
     if (lines.length && !pointer) current().blocks.push({ kind: kindOf(lines[0]!), markdown: lines.join('\n') });
+    // the twin writes the description as the one quote between the title and the pointer
+    const intro = sections[0]!.blocks;
+    if (pointer && intro.length === 1 && intro[0]!.kind === 'quote') intro[0]!.description = true;
     lines = [];
   };
 

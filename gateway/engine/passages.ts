@@ -542,7 +542,8 @@ function fitBlock(block: Block, budget: number, score: PartTerms, prefer: 'best'
 export function sectionPassage(section: Section, query: string, corrections: Corrections = NO_CORRECTIONS): Block[] {
   const terms = questionTerms(query);
   const alternatives = alternativesOf(query, terms, corrections);
-  const blocks = section.blocks.filter((b) => b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS));
+  const content = section.blocks.filter((b) => b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS));
+  const blocks = content.some((b) => !b.description) ? content.filter((b) => !b.description) : content;
   if (blocks.length === 0) return [];
   let best = blocks.findIndex((b) => b.kind !== 'code');
   if (best < 0) best = 0;

@@ -123,6 +123,21 @@ describe('markdownSections', () => {
     expect(intro!.blocks.map((b) => b.markdown)).toEqual(['> The description.', 'Intro paragraph.']);
   });
 
+  it('marks the description a twin quotes under its title: it counts for its section, quoted only when the section holds nothing else', () => {
+    const twin = pageTwin({ title: 'Scopes and registries', description: 'Configure private registries and scoped packages', body: 'To configure a registry for a scope:\n\n```toml\n[install.scopes]\n```\n\n## Tokens\n\n> A quote of the page.\n', isMdx: false, llmsUrl: 'https://docs.example.com/llms.txt' }).markdown;
+    const [intro, tokens] = markdownSections(twin);
+    expect(intro!.blocks.map((b) => Boolean(b.description))).toEqual([true, false, false]);
+    expect(tokens!.blocks.map((b) => Boolean(b.description))).toEqual([false]);
+    expect(rankSections('configure private registries', [{ url: 'http://localhost/docs/scopes', title: 'Scopes and registries', content: twin }])[0]!.section.heading).toBe('');
+    expect(sectionPassage(intro!, 'configure private registries').map((b) => b.markdown)).toEqual(['To configure a registry for a scope:', '```toml\n[install.scopes]\n```']);
+    // a section holding nothing but the description is quoted as it (npm's command pages: "List installed packages")
+    const [alone] = markdownSections(pageTwin({ title: 'npm-ls', description: 'List installed packages', body: '### Synopsis\n\nnpm ls\n', isMdx: false, llmsUrl: 'https://docs.example.com/llms.txt' }).markdown);
+    expect(sectionPassage(alone!, 'list installed packages').map((b) => b.markdown)).toEqual(['> List installed packages']);
+    // a quote the page itself opens with, where the twin has no description, is content
+    const [plain] = markdownSections(pageTwin({ title: 'Quote', body: '> Configure private registries.\n', isMdx: false, llmsUrl: 'https://docs.example.com/llms.txt' }).markdown);
+    expect(plain!.blocks.map((b) => Boolean(b.description))).toEqual([false]);
+  });
+
   it('closes a fence the page left open', () => {
     const [intro] = markdownSections('Text\n\n~~~sh\nnpm test');
     expect(intro!.blocks[1]).toEqual({ kind: 'code', lang: 'sh', markdown: '~~~sh\nnpm test\n~~~' });
@@ -458,7 +473,7 @@ describe('sections an extractive answer quotes', () => {
     expect(text).toMatch(/^Default timeout/);
   });
 
-  it('quote a text two pages hold once (a CLI reference generated from the options), citing the first', async () => {
+  it('quote a text or a code block two pages hold once (a CLI reference generated from the options, a repeated example)', async () => {
     const option = 'Check thresholds per file. See the thresholds for lines, functions and branches.';
     const config = page('config', 'coverage', `## coverage.thresholds.perFile\n\n${option}`);
     const cli = page('cli', 'CLI', `## --coverage.thresholds.perFile\n\n${option}`);
@@ -467,6 +482,15 @@ describe('sections an extractive answer quotes', () => {
     const outcome = await answer({ query: 'check coverage thresholds per file', mode: 'generate', sources: [config, cli, guide], onModelFailure: 'extractive', onText: (t) => (text += t) });
     expect(text.split(option)).toHaveLength(2);
     expect(outcome.citations).toEqual([config.url, guide.url]);
+    // the same example under another fence title is quoted once, the prose around it is not lost
+    const code = 'const proc = Bun.spawn(["echo", "hello"]);\nconst output = await proc.stdout.text();';
+    const stdout = page('stdout', 'Read stdout', `Read the stdout of a child process as text:\n\n\`\`\`ts\n${code}\n\`\`\``);
+    const spawn = page('spawn', 'Spawn a process', `The stdout of a child process is a stream you read as text.\n\n\`\`\`ts index.ts\n${code}\n\`\`\``);
+    text = '';
+    const read = await answer({ query: 'read the stdout of a child process as text', mode: 'generate', sources: [stdout, spawn], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text.split(code)).toHaveLength(2);
+    expect(text).toContain('The stdout of a child process is a stream you read as text. [2]');
+    expect(read.citations).toEqual([stdout.url, spawn.url]);
   });
 });
 
