@@ -19,8 +19,8 @@
 import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
-import { atxHeading, type Block } from './markdown-sections.ts';
-import { COVERED_THRESHOLD, fitBlockToQuestion, isFieldList, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
+import { atxHeading, isFieldList, type Block } from './markdown-sections.ts';
+import { COVERED_THRESHOLD, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
@@ -305,11 +305,20 @@ function withMarker(blocks: readonly Block[], n: number): string {
  */
 function withOptionName(passage: Block[], name: string): Block[] {
   if (!name || !isFieldList(passage[0]!)) return passage;
+  return [{ kind: 'paragraph', markdown: nameLead(name) }, ...passage];
+}
+
+/** `name`: for an identifier (with a version note after it, as a heading has it: `coverage.instrumenter` (4.1.5)), else the name as text. */
+function nameLead(name: string): string {
   const escape = (text: string) => text.replace(/[\\`*_[\]<>]/g, '\\$&');
-  // an identifier is code, with a version note after it as the heading has it (`coverage.instrumenter` (4.1.5))
   const identifier = /^([^\s`]+)(\s+\([^()]*\))?$/.exec(name);
-  const lead = identifier ? `\`${identifier[1]}\`${escape(identifier[2] ?? '')}:` : `${escape(name)}:`;
-  return [{ kind: 'paragraph', markdown: lead }, ...passage];
+  return identifier ? `\`${identifier[1]}\`${escape(identifier[2] ?? '')}:` : `${escape(name)}:`;
+}
+
+/** A passage that is only the page's description (npm's "Remove a package") reads as what the page does: `npm-uninstall`: Remove a package. */
+function describedPage(passage: Block[], title: string): Block[] {
+  if (passage.length !== 1 || !passage[0]!.description || !title) return passage;
+  return [{ kind: 'paragraph', markdown: `${nameLead(title)} ${passage[0]!.markdown.replace(/^>\s?/gm, '').trim()}` }];
 }
 
 /**
@@ -366,7 +375,7 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     passage = withoutQuotedCode(passage, quotedCode);
     if (passage.length === 0) continue;
     // summarize leads each passage with its label already
-    if (opts.mode !== 'summarize') passage = withOptionName(passage, section.section.heading || source.title);
+    if (opts.mode !== 'summarize') passage = withOptionName(describedPage(passage, source.title), section.section.heading || source.title);
     const n = cited.length + 1;
     cited.push({ n, section });
     const lead = opts.mode === 'summarize' ? `**${section.label}**\n\n` : '';

@@ -41,6 +41,22 @@ export function isLabel(block: Block): boolean {
   return block.kind === 'paragraph' && LABEL_PARAGRAPH.test(block.markdown);
 }
 
+const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
+/** A field of an option: `- **Type:** boolean` (VitePress), or a usual field's name written plain (npm's `* Default: null`). */
+const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*[^*\n]+:\*\*|(?:Type|Default|Required|Since|Aliases?|Environment variable|CLI):\s)/;
+/** An item that is a bold word alone: a flag among an option's fields (`- **Deprecated**`, `- **Experimental**`). */
+const FLAG_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+\*\*\s*$/;
+
+/**
+ * A list of `**Label:** value` (or `Type: value`) fields, and perhaps flags: the Type, Default and CLI lines (and a
+ * Deprecated) that open an option's section.
+ */
+export function isFieldList(block: Block): boolean {
+  if (block.kind !== 'list') return false;
+  const items = block.markdown.split('\n').filter((line) => LIST_ITEM_LINE.test(line));
+  return items.some((line) => FIELD_ITEM_LINE.test(line)) && items.every((line) => FIELD_ITEM_LINE.test(line) || FLAG_ITEM_LINE.test(line));
+}
+
 /**
  * The line a twin carries after its title: a pointer to llms.txt for an agent that landed on one page
  * (src/lib/markdown-twin.ts writes it). Not the page's content: a section does not hold it.

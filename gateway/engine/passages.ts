@@ -25,7 +25,7 @@
  */
 import { Lru } from './lru.ts';
 import type { Corrections, TermPages } from './search.ts';
-import { fenceTracker, isLabel, markdownSections, type Block, type Section } from './markdown-sections.ts';
+import { fenceTracker, isFieldList, isLabel, markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { INLINE_LINK } from './inline-markdown.ts';
 import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
 import { QUESTION_FILLER, STOPWORDS, primaryTerm, textTerms } from './text.ts';
@@ -290,22 +290,6 @@ export function linkLabel(text: string): string {
   return label.slice(0, end);
 }
 
-const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
-/** A field of an option: `- **Type:** boolean` (VitePress), or a usual field's name written plain (npm's `* Default: null`). */
-const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*[^*\n]+:\*\*|(?:Type|Default|Required|Since|Aliases?|Environment variable|CLI):\s)/;
-/** An item that is a bold word alone: a flag among an option's fields (`- **Deprecated**`, `- **Experimental**`). */
-const FLAG_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\*\*[^*\n]+\*\*\s*$/;
-
-/**
- * A list of `**Label:** value` (or `Type: value`) fields, and perhaps flags: the Type, Default and CLI lines (and a
- * Deprecated) that open an option's section.
- */
-export function isFieldList(block: Block): boolean {
-  if (block.kind !== 'list') return false;
-  const items = block.markdown.split('\n').filter((line) => LIST_ITEM_LINE.test(line));
-  return items.some((line) => FIELD_ITEM_LINE.test(line)) && items.every((line) => FIELD_ITEM_LINE.test(line) || FLAG_ITEM_LINE.test(line));
-}
-
 function blockScore(block: Block, terms: readonly string[], alternatives: readonly Alternative[][]): number {
   const counts = termCounts(readText(block.markdown));
   let hits = 0;
@@ -542,7 +526,9 @@ function fitBlock(block: Block, budget: number, score: PartTerms, prefer: 'best'
 export function sectionPassage(section: Section, query: string, corrections: Corrections = NO_CORRECTIONS): Block[] {
   const terms = questionTerms(query);
   const alternatives = alternativesOf(query, terms, corrections);
-  const content = section.blocks.filter((b) => b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS));
+  // left out: HTML (a component the twin cannot show), over-long code, and a lead-in announcing either
+  const shown = (b: Block | undefined) => b !== undefined && b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS);
+  const content = section.blocks.filter((b, i, all) => shown(b) && !(b.kind === 'paragraph' && /:\s*$/.test(b.markdown) && i + 1 < all.length && !shown(all[i + 1])));
   const blocks = content.some((b) => !b.description) ? content.filter((b) => !b.description) : content;
   if (blocks.length === 0) return [];
   let best = blocks.findIndex((b) => b.kind !== 'code');

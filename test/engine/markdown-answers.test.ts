@@ -123,7 +123,7 @@ describe('markdownSections', () => {
     expect(intro!.blocks.map((b) => b.markdown)).toEqual(['> The description.', 'Intro paragraph.']);
   });
 
-  it('marks the description a twin quotes under its title: it counts for its section, quoted only when the section holds nothing else', () => {
+  it('marks the description a twin quotes under its title: it counts for its section, quoted only when the section holds nothing else', async () => {
     const twin = pageTwin({ title: 'Scopes and registries', description: 'Configure private registries and scoped packages', body: 'To configure a registry for a scope:\n\n```toml\n[install.scopes]\n```\n\n## Tokens\n\n> A quote of the page.\n', isMdx: false, llmsUrl: 'https://docs.example.com/llms.txt' }).markdown;
     const [intro, tokens] = markdownSections(twin);
     expect(intro!.blocks.map((b) => Boolean(b.description))).toEqual([true, false, false]);
@@ -133,6 +133,11 @@ describe('markdownSections', () => {
     // a section holding nothing but the description is quoted as it (npm's command pages: "List installed packages")
     const [alone] = markdownSections(pageTwin({ title: 'npm-ls', description: 'List installed packages', body: '### Synopsis\n\nnpm ls\n', isMdx: false, llmsUrl: 'https://docs.example.com/llms.txt' }).markdown);
     expect(sectionPassage(alone!, 'list installed packages').map((b) => b.markdown)).toEqual(['> List installed packages']);
+    // and an answer says it as what the page does
+    const ls = pageTwin({ title: 'npm-ls', description: 'List installed packages', body: '### Synopsis\n\nnpm ls\n', isMdx: false, llmsUrl: 'https://docs.example.com/llms.txt' }).markdown;
+    let text = '';
+    await answer({ query: 'list installed packages', mode: 'generate', sources: [{ url: 'http://localhost/docs/npm-ls', title: 'npm-ls', content: ls }], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toMatch(/^`npm-ls`: List installed packages \[1\]\n/);
     // a quote the page itself opens with, where the twin has no description, is content
     const [plain] = markdownSections(pageTwin({ title: 'Quote', body: '> Configure private registries.\n', isMdx: false, llmsUrl: 'https://docs.example.com/llms.txt' }).markdown);
     expect(plain!.blocks.map((b) => Boolean(b.description))).toEqual([false]);
@@ -248,6 +253,15 @@ describe('sections an extractive answer quotes', () => {
     const note = missingCodeNote;
     const [more] = markdownSections(`# Bench\n\n## More\n\n> **Tip**\n>\n> ${note('./a.ts')}\n\n- Step one\n\n  ${note('./b.ts')}\n\n${note('./c.ts')}\n${note('./we`ird.ts')}\n\nDone.\n`).filter((x) => x.heading === 'More');
     expect(more!.blocks.map((b) => b.markdown)).toEqual(['> **Tip**', '- Step one', 'Done.']);
+  });
+
+  it('leave out a lead-in whose announced block is left out: a component the twin cannot show', () => {
+    const [section] = markdownSections('# Releases\n\n## Supported Versions\n\nIn summary, the supported versions are:\n\n<SupportedVersions />\n\nThe supported ranges are determined by:\n\n- **Current Minor** gets regular fixes.\n- **Previous Major** gets security patches.\n').filter((x) => x.heading === 'Supported Versions');
+    expect(section!.blocks.map((b) => b.kind)).toEqual(['paragraph', 'html', 'paragraph', 'list']);
+    expect(sectionPassage(section!, 'which versions are supported').map((b) => b.markdown)).toEqual([
+      'The supported ranges are determined by:',
+      '- **Current Minor** gets regular fixes.\n- **Previous Major** gets security patches.',
+    ]);
   });
 
   it('quote a deprecated option with what replaces it: a bold flag among its fields is a field too', () => {
