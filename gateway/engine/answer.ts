@@ -304,15 +304,23 @@ function withMarker(blocks: readonly Block[], n: number): string {
  * second such passage knows whose default it is.
  */
 function withOptionName(passage: Block[], name: string): Block[] {
-  if (!name || !isFieldList(passage[0]!)) return passage;
+  if (!name || passage.length === 0 || !isFieldList(passage[0]!)) return passage;
   return [{ kind: 'paragraph', markdown: nameLead(name) }, ...passage];
 }
 
-/** `name`: for an identifier (with a version note after it, as a heading has it: `coverage.instrumenter` (4.1.5)), else the name as text. */
+/** Characters of a name a lead shows (a heading can be a paragraph long). */
+const NAME_CHARS = 120;
+
+/**
+ * `name`: for an identifier (a dot, dash, underscore or inner capital: `server.port`, `npm-ls`, `testTimeout`; with a
+ * version note after it, as a heading has it: `coverage.instrumenter` (4.1.5)), else **name**: (bold, so that a name
+ * such as "1. Install" never starts a list).
+ */
 function nameLead(name: string): string {
   const escape = (text: string) => text.replace(/[\\`*_[\]<>]/g, '\\$&');
-  const identifier = /^([^\s`]+)(\s+\([^()]*\))?$/.exec(name);
-  return identifier ? `\`${identifier[1]}\`${escape(identifier[2] ?? '')}:` : `${escape(name)}:`;
+  const short = name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name;
+  const identifier = /^([^\s`]*(?:[._$-]|[a-z][A-Z])[^\s`]*)(\s+\([^()]*\))?$/.exec(short);
+  return identifier ? `\`${identifier[1]}\`${escape(identifier[2] ?? '')}:` : `**${escape(short)}**:`;
 }
 
 /** A passage that is only the page's description (npm's "Remove a package") reads as what the page does: `npm-uninstall`: Remove a package. */
@@ -326,9 +334,11 @@ function describedPage(passage: Block[], title: string): Block[] {
  * without a lead-in left announcing nothing at its end; records the code it keeps.
  */
 function withoutQuotedCode(passage: Block[], quotedCode: Set<string>): Block[] {
-  const body = (b: Block) => b.markdown.split('\n').slice(1).join('\n').trim();
-  const kept = passage.filter((b) => b.kind !== 'code' || !quotedCode.has(body(b)));
-  if (kept.length < passage.length) while (kept.length > 0 && kept.at(-1)!.kind === 'paragraph' && /:\s*$/.test(kept.at(-1)!.markdown)) kept.pop();
+  // the lines between the fences: the same code under ``` and ~~~, or another title, is the same code
+  const body = (b: Block) => b.markdown.split('\n').slice(1, -1).join('\n').trim();
+  const repeated = (b: Block | undefined) => b !== undefined && b.kind === 'code' && quotedCode.has(body(b));
+  // a lead-in goes with the code it announces
+  const kept = passage.filter((b, i) => !repeated(b) && !(b.kind === 'paragraph' && /:\s*$/.test(b.markdown) && repeated(passage[i + 1])));
   for (const b of kept) if (b.kind === 'code') quotedCode.add(body(b));
   return kept;
 }
@@ -359,23 +369,23 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     const rest = further.filter((r) => r.source !== lead.source && !pageFirsts.includes(r));
     picked = [lead, ...pageFirsts, ...rest, ...further.filter((r) => r.source === lead.source)];
   }
-  const most = opts.mode === 'summarize' ? SUMMARIZE_PAGES : GENERATE_PASSAGES;
+  const passageLimit = opts.mode === 'summarize' ? SUMMARIZE_PAGES : GENERATE_PASSAGES;
   const cited: { n: number; section: RankedSection }[] = [];
   // two pages can hold the same text (a CLI reference generated from the options' docs, a guide repeating the
   // reference's example): a passage or a code block is quoted once
   const quoted = new Set<string>();
   const quotedCode = new Set<string>();
   for (const section of picked) {
-    if (cited.length === most) break;
+    if (cited.length === passageLimit) break;
     const source = opts.sources[section.source]!;
     let passage = withAnnouncedSubsections(sectionPassage(section.section, opts.query, opts.corrections), source, section.section);
-    const text = passage.map((b) => b.markdown).join('\n\n');
-    if (quoted.has(text)) continue;
-    quoted.add(text);
-    passage = withoutQuotedCode(passage, quotedCode);
-    if (passage.length === 0) continue;
     // summarize leads each passage with its label already
     if (opts.mode !== 'summarize') passage = withOptionName(describedPage(passage, source.title), section.section.heading || source.title);
+    const text = passage.map((b) => b.markdown).join('\n\n');
+    if (quoted.has(text)) continue;
+    passage = withoutQuotedCode(passage, quotedCode);
+    if (passage.length === 0) continue;
+    quoted.add(text);
     const n = cited.length + 1;
     cited.push({ n, section });
     const lead = opts.mode === 'summarize' ? `**${section.label}**\n\n` : '';

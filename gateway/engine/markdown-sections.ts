@@ -19,7 +19,7 @@ export interface Block {
   markdown: string;
   /** Language of a code block's fence ('' when none). */
   lang?: string;
-  /** The page's description, quoted under the title of a twin: it counts for its section, but is not an answer. */
+  /** The page's description, quoted under the title of a twin: it counts for its section, quoted only when nothing else is. */
   description?: boolean;
 }
 

@@ -514,9 +514,9 @@ function fitBlock(block: Block, budget: number, score: PartTerms, prefer: 'best'
   const prefixed = paragraphs.map((p) => p.map((line) => (line ? `> ${line}` : '>')).join('\n'));
   const [from, to] = unitWindow(prefixed, budget, 3, score, prefer);
   if (to - from === 1 && prefixed[from]!.length > budget && !paragraphs[from]!.some((line) => FENCE_LINE.test(line))) {
-    return { kind: 'quote', markdown: `> ${fitProse(paragraphs[from]!.join('\n'), budget - 2, score, prefer)}` };
+    return { kind: 'quote', markdown: `> ${fitProse(paragraphs[from]!.join('\n'), budget - 2, score, prefer)}`, description: block.description };
   }
-  return { kind: 'quote', markdown: prefixed.slice(from, to).join('\n>\n') };
+  return { kind: 'quote', markdown: prefixed.slice(from, to).join('\n>\n'), description: block.description };
 }
 
 /**
@@ -527,8 +527,8 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   const terms = questionTerms(query);
   const alternatives = alternativesOf(query, terms, corrections);
   // left out: HTML (a component the twin cannot show), over-long code, and a lead-in announcing either
-  const shown = (b: Block | undefined) => b !== undefined && b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS);
-  const content = section.blocks.filter((b, i, all) => shown(b) && !(b.kind === 'paragraph' && /:\s*$/.test(b.markdown) && i + 1 < all.length && !shown(all[i + 1])));
+  const shown = (b: Block) => b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS);
+  const content = section.blocks.filter((b, i, all) => shown(b) && !(b.kind === 'paragraph' && /:\s*$/.test(b.markdown) && i + 1 < all.length && !shown(all[i + 1]!)));
   const blocks = content.some((b) => !b.description) ? content.filter((b) => !b.description) : content;
   if (blocks.length === 0) return [];
   let best = blocks.findIndex((b) => b.kind !== 'code');

@@ -479,12 +479,46 @@ describe('sections an extractive answer quotes', () => {
     text = '';
     await answer({ query: 'default port and proxy rules of the dev server', mode: 'generate', sources: [server], onModelFailure: 'extractive', onText: (t) => (text += t) });
     expect(text).toContain('`server.port` (5.1):\n\n- **Type:** `number`');
-    // a name that is not one word is written as text, its Markdown characters escaped
-    expect(text).toContain('Proxy rules & more:\n\n- **Type:** `object`');
+    // a name that is not an identifier is bold text, its Markdown characters escaped: it never starts a list
+    expect(text).toContain('**Proxy rules & more**:\n\n- **Type:** `object`');
+    const named = async (heading: string) => {
+      let out = '';
+      await answer({ query: 'default retries', mode: 'generate', sources: [page('r', 'Retries', `## ${heading}\n\n${fields('number', '3')}\n- **CLI:** \`--retries\`\n\nThe default retries.`)], onModelFailure: 'extractive', onText: (t) => (out += t) });
+      return out.split('\n')[0];
+    };
+    expect(await named('1. Install retries')).toBe('**1. Install retries**:');
+    expect(await named('Usage of \\*retries\\*')).toBe('**Usage of \\*retries\\***:');
+    expect(await named('Retries')).toBe('**Retries**:');
+    expect(await named('`--retries`')).toBe('`--retries`:');
+    expect(await named(`retries${'x'.repeat(300)}`)).toBe(`**retries${'x'.repeat(113)}…**:`);
+    // two options with the same fields are two answers: each is named
+    const watch = page('watch', 'watch', fields('boolean', 'false'));
+    const silent = page('silent', 'silent', fields('boolean', 'false'));
+    text = '';
+    const both = await answer({ query: 'boolean default false', mode: 'generate', sources: [watch, silent], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(both.citations).toEqual([watch.url, silent.url]);
+    expect(text).toMatch(/^\*\*watch\*\*:\n\n- \*\*Type:\*\*[\s\S]*\n\n\*\*silent\*\*:\n\n- \*\*Type:\*\*/);
     // a passage that does not open with fields is not introduced
     text = '';
     await answer({ query: 'what is the default timeout of a test', mode: 'generate', sources: [page('t', 'testTimeout', 'Default timeout of a test in milliseconds: 5 seconds.')], onModelFailure: 'extractive', onText: (t) => (text += t) });
     expect(text).toMatch(/^Default timeout/);
+  });
+
+  it('pass over a section with nothing to quote (only code too long to quote) to the next one', async () => {
+    const long = page('long', 'Import JSON', `## Importing JSON\n\n\`\`\`js\n${'import json from "./example.json"\n'.repeat(100)}\`\`\``);
+    const short = page('short', 'JSON', 'Import a JSON file with a default import: its fields come as an object.');
+    let text = '';
+    const outcome = await answer({ query: 'import a json file', mode: 'generate', sources: [long, short], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(outcome.citations).toEqual([short.url]);
+    expect(text).toMatch(/^Import a JSON file/);
+  });
+
+  it('quote at most three passages in generate, however many sections cover the question', async () => {
+    const pages = ['one', 'two', 'three', 'four', 'five'].map((name) => page(name, `Retry ${name}`, `Retry a failed test a number of times, the ${name} way.`));
+    let text = '';
+    const outcome = await answer({ query: 'retry a failed test a number of times', mode: 'generate', sources: pages, onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(outcome.citations).toHaveLength(3);
+    expect(text).not.toContain('[4]');
   });
 
   it('quote a text or a code block two pages hold once (a CLI reference generated from the options, a repeated example)', async () => {
@@ -505,6 +539,13 @@ describe('sections an extractive answer quotes', () => {
     expect(text.split(code)).toHaveLength(2);
     expect(text).toContain('The stdout of a child process is a stream you read as text. [2]');
     expect(read.citations).toEqual([stdout.url, spawn.url]);
+    // under ~~~ too, and its lead-in goes with it: the list after it is not announced by it
+    const tilde = page('tilde', 'Spawn and read', `To read the stdout of a child process as text, run:\n\n~~~ts\n${code}\n~~~\n\n- the stdout of a child process is a stream\n- read it as text`);
+    text = '';
+    await answer({ query: 'read the stdout of a child process as text', mode: 'generate', sources: [stdout, tilde], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text.split(code)).toHaveLength(2);
+    expect(text).not.toContain('run:');
+    expect(text).toContain('- the stdout of a child process is a stream');
   });
 });
 
