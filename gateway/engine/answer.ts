@@ -285,17 +285,26 @@ const SUMMARIZE_PAGES = 3;
  */
 const FURTHER_PASSAGE_SHARE = 0.25;
 
-/** The passage as Markdown with ` [n]` after its last paragraph or list (never inside code, a quote or a table). */
-function withMarker(blocks: readonly Block[], n: number): string {
+/**
+ * The passage as Markdown with ` [n]` after its last paragraph or list (never inside code, a quote or a table), under
+ * its label when it has one (summarize); a passage with no such block carries the marker on its label, or after a
+ * "From [n]:" lead-in.
+ */
+function withMarker(blocks: readonly Block[], n: number, label = ''): string {
   // a block's trailing blank lines (a list whose last item ends in a fence) would open a gap of two empty lines
   const parts = blocks.map((b) => b.markdown.trimEnd());
   for (let i = blocks.length - 1; i >= 0; i--) {
     if (blocks[i]!.kind !== 'paragraph' && blocks[i]!.kind !== 'list') continue;
     if (/(```|~~~)$/.test(parts[i]!)) continue; // a list item that ends in a fence
     parts[i] = `${parts[i]!} [${n}]`;
-    return parts.join('\n\n');
+    return `${label ? `${label}\n\n` : ''}${parts.join('\n\n')}`;
   }
-  return `From [${n}]:\n\n${parts.join('\n\n')}`;
+  return `${label ? `${label} [${n}]` : `From [${n}]:`}\n\n${parts.join('\n\n')}`;
+}
+
+/** Text set in Markdown as written: the characters that would start emphasis, code, a link or HTML escaped. */
+function escapeInline(text: string): string {
+  return text.replace(/[\\`*_[\]<>]/g, '\\$&');
 }
 
 /**
@@ -317,10 +326,9 @@ const NAME_CHARS = 120;
  * such as "1. Install" never starts a list).
  */
 function nameLead(name: string): string {
-  const escape = (text: string) => text.replace(/[\\`*_[\]<>]/g, '\\$&');
   const short = name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name;
   const identifier = /^([^\s`]*(?:[._$-]|[a-z][A-Z])[^\s`]*)(\s+\([^()]*\))?$/.exec(short);
-  return identifier ? `\`${identifier[1]}\`${escape(identifier[2] ?? '')}:` : `**${escape(short)}**:`;
+  return identifier ? `\`${identifier[1]}\`${escapeInline(identifier[2] ?? '')}:` : `**${escapeInline(short)}**:`;
 }
 
 /** A passage that is only the page's description (npm's "Remove a package") reads as what the page does: `npm-uninstall`: Remove a package. */
@@ -388,8 +396,8 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     quoted.add(text);
     const n = cited.length + 1;
     cited.push({ n, section });
-    const lead = opts.mode === 'summarize' ? `**${section.label}**\n\n` : '';
-    emit(`${cited.length > 1 ? '\n\n' : ''}${lead}${withMarker(passage, n)}`);
+    const label = opts.mode === 'summarize' ? `**${escapeInline(section.label)}**` : '';
+    emit(`${cited.length > 1 ? '\n\n' : ''}${withMarker(passage, n, label)}`);
   }
   if (cited.length === 0) return notCovered(opts);
   if (opts.appendSources ?? true) emit(sectionSources(cited));

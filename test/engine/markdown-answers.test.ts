@@ -513,6 +513,14 @@ describe('sections an extractive answer quotes', () => {
     expect(text).toMatch(/^Import a JSON file/);
   });
 
+  it('summarize: mark a passage of code under its label, not after a "From [n]:", and escape the label', async () => {
+    const code = page('code', 'Mocking', '## Mock part of a `module_name`\n\n```ts\nvi.mock(import("./path.js"), async (importOriginal) => ({ ...(await importOriginal()) }))\n```');
+    let text = '';
+    await answer({ query: 'mock part of a module', mode: 'summarize', sources: [code], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toMatch(/^\*\*Mocking › Mock part of a module\\_name\*\* \[1\]\n\n```ts\n/);
+    expect(text).not.toContain('From [1]');
+  });
+
   it('quote at most three passages in generate, however many sections cover the question', async () => {
     const pages = ['one', 'two', 'three', 'four', 'five'].map((name) => page(name, `Retry ${name}`, `Retry a failed test a number of times, the ${name} way.`));
     let text = '';
