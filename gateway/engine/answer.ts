@@ -19,7 +19,7 @@
 import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
-import { atxHeading, isFieldList, type Block } from './markdown-sections.ts';
+import { atxHeading, isFieldList, isLeadIn, type Block } from './markdown-sections.ts';
 import { COVERED_THRESHOLD, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
@@ -346,7 +346,7 @@ function withoutQuotedCode(passage: Block[], quotedCode: Set<string>): Block[] {
   const body = (b: Block) => b.markdown.split('\n').slice(1, -1).join('\n').trim();
   const repeated = (b: Block | undefined) => b !== undefined && b.kind === 'code' && quotedCode.has(body(b));
   // a lead-in goes with the code it announces
-  const kept = passage.filter((b, i) => !repeated(b) && !(b.kind === 'paragraph' && /:\s*$/.test(b.markdown) && repeated(passage[i + 1])));
+  const kept = passage.filter((b, i) => !repeated(b) && !(isLeadIn(b) && repeated(passage[i + 1])));
   for (const b of kept) if (b.kind === 'code') quotedCode.add(body(b));
   return kept;
 }

@@ -41,6 +41,11 @@ export function isLabel(block: Block): boolean {
   return block.kind === 'paragraph' && LABEL_PARAGRAPH.test(block.markdown);
 }
 
+/** A paragraph or list that announces the block after it ("Or `async/await`:", "1. Example with a fake `class`:"). */
+export function isLeadIn(block: Block): boolean {
+  return (block.kind === 'paragraph' || block.kind === 'list') && /:\s*$/.test(block.markdown);
+}
+
 const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 /** A field of an option: `- **Type:** boolean` (VitePress), or a usual field's name written plain (npm's `* Default: null`). */
 const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*[^*\n]+:\*\*|(?:Type|Default|Required|Since|Aliases?|Environment variable|CLI):\s)/;

@@ -25,7 +25,7 @@
  */
 import { Lru } from './lru.ts';
 import type { Corrections, TermPages } from './search.ts';
-import { fenceTracker, isFieldList, isLabel, markdownSections, type Block, type Section } from './markdown-sections.ts';
+import { fenceTracker, isFieldList, isLabel, isLeadIn, markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { INLINE_LINK } from './inline-markdown.ts';
 import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
 import { QUESTION_FILLER, STOPWORDS, primaryTerm, textTerms } from './text.ts';
@@ -266,7 +266,7 @@ const SUBSECTION_LABEL_CHARS = 120;
  */
 export function withAnnouncedSubsections(passage: Block[], source: PassageSource, section: Section): Block[] {
   const last = passage.at(-1);
-  if (!last || last.kind !== 'paragraph' || !/:\s*$/.test(last.markdown) || section.blocks.at(-1)?.markdown !== last.markdown) return passage;
+  if (!last || !isLeadIn(last) || section.blocks.at(-1)?.markdown !== last.markdown) return passage;
   const sections = indexedPage(source).sections.map((x) => x.section);
   // by anchor, which is the page's own for each heading: the page may have been cut into sections again since
   const at = section.anchor ? sections.findIndex((x) => x.anchor === section.anchor) : 0;
@@ -528,7 +528,7 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   const alternatives = alternativesOf(query, terms, corrections);
   // left out: HTML (a component the twin cannot show), over-long code, and a lead-in announcing either
   const shown = (b: Block) => b.kind !== 'html' && !(b.kind === 'code' && b.markdown.length > CODE_CHARS);
-  const content = section.blocks.filter((b, i, all) => shown(b) && !(b.kind === 'paragraph' && /:\s*$/.test(b.markdown) && i + 1 < all.length && !shown(all[i + 1]!)));
+  const content = section.blocks.filter((b, i, all) => shown(b) && !(isLeadIn(b) && i + 1 < all.length && !shown(all[i + 1]!)));
   const blocks = content.some((b) => !b.description) ? content.filter((b) => !b.description) : content;
   if (blocks.length === 0) return [];
   let best = blocks.findIndex((b) => b.kind !== 'code');
@@ -550,7 +550,7 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
   if (isLabel(blocks[best]!) && best + 1 < blocks.length && !isLabel(blocks[best + 1]!)) best++;
   let start = best;
   // a list or a block that continues a sentence reads with the paragraph that leads into it, a block with its label
-  if (start > 0 && blocks[start - 1]!.kind === 'paragraph' && (blocks[start]!.kind !== 'paragraph' || /:\s*$/.test(blocks[start - 1]!.markdown) || isLabel(blocks[start - 1]!))) start--;
+  if (start > 0 && blocks[start - 1]!.kind === 'paragraph' && (blocks[start]!.kind !== 'paragraph' || isLeadIn(blocks[start - 1]!) || isLabel(blocks[start - 1]!))) start--;
   // a section that opens with its code (a signature, the first of two ways: "Or `async/await`:") starts with it
   if (start === 1 && blocks[0]!.kind === 'code') start = 0;
   const chosen: Block[] = [];
@@ -566,7 +566,7 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
     if (i > best) {
       if (chosen.length === 0) break; // nothing left to illustrate
       // after the best block: the code, lists and tables that illustrate it, and a paragraph only when announced
-      const leadsIn = /:\s*$/.test(chosen.at(-1)!.markdown);
+      const leadsIn = isLeadIn(chosen.at(-1)!);
       const description = describing && chosen.every((c) => c.kind === 'paragraph' || isFieldList(c));
       if (b.kind === 'paragraph' && !leadsIn && !description) break;
       // a list or table a lead-in announces may take what a code block may (cut to it when longer): it is what the
@@ -579,6 +579,6 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
     if (b.kind !== 'code') prose += b.markdown.length;
   }
   // never end on a lead-in that announces a block left out
-  while (chosen.length > 1 && /:\s*$/.test(chosen.at(-1)!.markdown)) chosen.pop();
+  while (chosen.length > 1 && isLeadIn(chosen.at(-1)!)) chosen.pop();
   return chosen;
 }
