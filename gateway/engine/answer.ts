@@ -338,8 +338,8 @@ function describedPage(passage: Block[], title: string): Block[] {
 }
 
 /**
- * The passage without the code blocks an earlier passage quoted (the same code under another fence's title), and
- * without a lead-in left announcing nothing at its end; records the code it keeps.
+ * The passage without the code blocks an earlier passage quoted (the same code under another fence's title) and the
+ * lead-ins that announce them; records the code it keeps.
  */
 function withoutQuotedCode(passage: Block[], quotedCode: Set<string>): Block[] {
   // the lines between the fences: the same code under ``` and ~~~, or another title, is the same code
