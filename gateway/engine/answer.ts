@@ -19,7 +19,7 @@
 import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
-import { atxHeading, isFieldList, isLeadIn, type Block } from './markdown-sections.ts';
+import { atxHeading, isFieldList, isLabel, isLeadIn, type Block } from './markdown-sections.ts';
 import { COVERED_THRESHOLD, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
@@ -286,15 +286,16 @@ const SUMMARIZE_PAGES = 3;
 const FURTHER_PASSAGE_SHARE = 0.25;
 
 /**
- * The passage as Markdown with ` [n]` after its last paragraph or list (never inside code, a quote or a table), under
- * its label when it has one (summarize); a passage with no such block carries the marker on its label, or after a
- * "From [n]:" lead-in.
+ * The passage as Markdown with ` [n]` after its last paragraph or list (never inside code, a quote, a table or on a
+ * tab's label), under its label when it has one (summarize); a passage with no such block carries the marker on its
+ * label, or after a "From [n]:" lead-in.
  */
 function withMarker(blocks: readonly Block[], n: number, label = ''): string {
   // a block's trailing blank lines (a list whose last item ends in a fence) would open a gap of two empty lines
   const parts = blocks.map((b) => b.markdown.trimEnd());
   for (let i = blocks.length - 1; i >= 0; i--) {
     if (blocks[i]!.kind !== 'paragraph' && blocks[i]!.kind !== 'list') continue;
+    if (isLabel(blocks[i]!)) continue; // a tab's or a callout's label names the block after it, it says nothing
     if (/(```|~~~)$/.test(parts[i]!)) continue; // a list item that ends in a fence
     parts[i] = `${parts[i]!} [${n}]`;
     return `${label ? `${label}\n\n` : ''}${parts.join('\n\n')}`;

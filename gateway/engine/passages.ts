@@ -565,10 +565,12 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
     if (i <= best && b.kind !== 'code' && b.markdown.length > PASSAGE_CHARS + CODE_CHARS) continue;
     if (i > best) {
       if (chosen.length === 0) break; // nothing left to illustrate
-      // after the best block: the code, lists and tables that illustrate it, and a paragraph only when announced
+      // after the best block: the code, lists and tables that illustrate it (a tab's label with its code: a code
+      // group's first tab), and a paragraph only when announced
       const leadsIn = isLeadIn(chosen.at(-1)!);
       const description = describing && chosen.every((c) => c.kind === 'paragraph' || isFieldList(c));
-      if (b.kind === 'paragraph' && !leadsIn && !description) break;
+      const tab = isLabel(b) && blocks[i + 1]?.kind === 'code';
+      if (b.kind === 'paragraph' && !leadsIn && !description && !tab) break;
       // a list or table a lead-in announces may take what a code block may (cut to it when longer): it is what the
       // lead-in promised
       if (leadsIn && (b.kind === 'list' || b.kind === 'table')) b = fitBlock(b, CODE_CHARS, score, 'best');
@@ -578,7 +580,7 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
     chosen.push(b);
     if (b.kind !== 'code') prose += b.markdown.length;
   }
-  // never end on a lead-in that announces a block left out
-  while (chosen.length > 1 && isLeadIn(chosen.at(-1)!)) chosen.pop();
+  // never end on a lead-in or a label whose block is left out
+  while (chosen.length > 1 && (isLeadIn(chosen.at(-1)!) || isLabel(chosen.at(-1)!))) chosen.pop();
   return chosen;
 }

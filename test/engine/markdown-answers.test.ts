@@ -504,6 +504,19 @@ describe('sections an extractive answer quotes', () => {
     expect(text).toMatch(/^Default timeout/);
   });
 
+  it("quote a code group's first tab after the paragraph it follows, the marker on the paragraph, never on a label", async () => {
+    // a code group as the build writes it: each tab's label, then its code
+    const install = page('install', 'Getting Started', '## Adding Vitest to Your Project\n\nLearn how to install by Video\n\n**npm**\n\n```bash\nnpm install -D vitest\n```\n\n**yarn**\n\n```bash\nyarn add -D vitest\n```\n');
+    let text = '';
+    await answer({ query: 'install vitest in a project', mode: 'generate', sources: [install], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text.split('\n\nSources:')[0]).toBe('Learn how to install by Video [1]\n\n**npm**\n\n```bash\nnpm install -D vitest\n```');
+    // a label alone with its code: the marker goes before it
+    const config = page('config', 'Reporters', '## JUnit\n\n**vitest.config.js**\n\n```js\nexport default { reporters: ["junit"] }\n```\n');
+    text = '';
+    await answer({ query: 'junit reporters config', mode: 'generate', sources: [config], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text).toMatch(/^From \[1\]:\n\n\*\*vitest\.config\.js\*\*\n\n```js\n/);
+  });
+
   it('pass over a section with nothing to quote (only code too long to quote) to the next one', async () => {
     const long = page('long', 'Import JSON', `## Importing JSON\n\n\`\`\`js\n${'import json from "./example.json"\n'.repeat(100)}\`\`\``);
     const short = page('short', 'JSON', 'Import a JSON file with a default import: its fields come as an object.');
