@@ -7,6 +7,8 @@
  * a full Markdown parser: fences are tracked exactly (the only construct whose inside must never be re-read), other
  * blocks are split at blank lines, and a list keeps its items together across blank lines while the next line is
  * still an item or indented under one. Anchors use github-slugger on the heading's visible text, as the build does.
+ * It also tells what a block is to an answer: the page's description, a label (a tab's or a callout's name), a lead-in
+ * announcing the next block, an option's list of fields (Type, Default).
  */
 import GithubSlugger from 'github-slugger';
 import { type LabelDefined, definitionAt, inlineText, labelKey, unquoted } from './inline-markdown.ts';
