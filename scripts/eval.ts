@@ -130,7 +130,7 @@ async function main(): Promise<void> {
     // what the answerer can cite at best: it answers from the first five pages /ask ranks
     const judgedInSources = sets.questions.filter((q, i) => askQuestionRanks[i]!.slice(0, 5).some((p) => q.relevant.has(p))).length;
     const judgedFirstSource = sets.questions.filter((q, i) => q.relevant.has(askQuestionRanks[i]![0] ?? '')).length;
-    const answers: AnswerScores = { judgedInSources, judgedFirstSource, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
+    const answers: AnswerScores = { judgedInSources, judgedFirstSource, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, repeatedPassages: 0, danglingLeadIns: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
     const answerMisses: EvalReport['answerMisses'] = [];
     for (const [i, q] of [...sets.questions, ...sets.unanswerable].entries()) {
       const answer = await generateAnswer(gw.url, q.query);
@@ -141,6 +141,8 @@ async function main(): Promise<void> {
       }
       answers.answers++;
       if (!check.fencesIntact) answers.brokenFences++;
+      if (check.repeated) answers.repeatedPassages++;
+      if (check.dangling) answers.danglingLeadIns++;
       if (q.relevant.size === 0) {
         answers.unanswerable++;
         if (check.notCovered) answers.notCoveredOnUnanswerable++;
@@ -157,6 +159,8 @@ async function main(): Promise<void> {
       answers.answers++;
       answers.typos++;
       if (!check.fencesIntact) answers.brokenFences++;
+      if (check.repeated) answers.repeatedPassages++;
+      if (check.dangling) answers.danglingLeadIns++;
       if (!check.notCovered) answers.typosAnswered++;
       if (check.citesJudged) answers.typosCiteJudged++;
       if (check.firstCitedJudged) answers.typosFirstCitedJudged++;

@@ -44,6 +44,44 @@ export function fencesIntact(markdown: string): boolean {
   return open === null;
 }
 
+/**
+ * Faults of an answer's text no citation count shows: the same paragraph or code block quoted twice (`repeated`;
+ * paragraphs of 40 characters or more, markers `[n]` aside), and a last block that is a lead-in ending in `:` with
+ * nothing after it (`dangling`). Reads the text before its "Sources:" list; blocks split at blank lines outside fences.
+ */
+export function answerShape(markdown: string): { repeated: boolean; dangling: boolean } {
+  const body = markdown.split('\n\nSources:')[0]!;
+  const blocks: { text: string; code: boolean }[] = [];
+  let current: string[] = [];
+  let open: string | null = null;
+  const flush = (code = false) => {
+    if (current.length) blocks.push({ text: current.join('\n').replace(/(?: \[\d+\])+\s*$/, '').trim(), code });
+    current = [];
+  };
+  for (const line of body.split('\n')) {
+    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (open === null && fence) {
+      flush();
+      open = fence[1]!;
+      continue;
+    }
+    if (open !== null) {
+      // a fence's body only: the same code under another title or fence is the same code
+      if (fence && fence[1]!.startsWith(open) && line.trim() === fence[1]) {
+        open = null;
+        flush(true);
+      } else current.push(line);
+      continue;
+    }
+    if (line.trim() === '') flush();
+    else current.push(line);
+  }
+  flush(open !== null);
+  const long = blocks.filter((b) => b.text.length >= 40).map((b) => b.text);
+  const last = blocks.at(-1);
+  return { repeated: new Set(long).size < long.length, dangling: last !== undefined && !last.code && last.text.endsWith(':') };
+}
+
 /** Page path of a citation URL (absolute or root-relative, anchors dropped). */
 export function citedPath(url: string): string {
   return new URL(url, 'http://x').pathname.replace(/\/+$/, '') || '/';
@@ -54,6 +92,9 @@ export interface AnswerCheck {
   firstCitedJudged: boolean;
   fencesIntact: boolean;
   notCovered: boolean;
+  /** answerShape's faults. */
+  repeated: boolean;
+  dangling: boolean;
 }
 
 export function answerCheck(q: EvalQuery, answer: { text: string; citations: string[]; notCovered: boolean }): AnswerCheck {
@@ -63,5 +104,6 @@ export function answerCheck(q: EvalQuery, answer: { text: string; citations: str
     firstCitedJudged: cited.length > 0 && q.relevant.has(cited[0]!),
     fencesIntact: fencesIntact(answer.text),
     notCovered: answer.notCovered,
+    ...answerShape(answer.text),
   };
 }

@@ -21,6 +21,9 @@ export interface AnswerScores {
   unanswerable: number;
   notCoveredOnUnanswerable: number;
   brokenFences: number;
+  /** Answers quoting a paragraph or code block twice, and answers ending on a lead-in with nothing after it (metrics.ts answerShape). */
+  repeatedPassages: number;
+  danglingLeadIns: number;
   answers: number;
   /** The typo set asked in generate mode: answered (not "not covered"), citing a judged page, first citation judged. */
   typos: number;
@@ -70,6 +73,7 @@ export function markdownReport(r: EvalReport): string {
   lines.push(`| (bound: a judged page is among the 5 pages given to the answerer) | ${pct(a.judgedInSources, a.answerable)} (${a.judgedInSources}/${a.answerable}) |`);
   lines.push(`| (\`/ask\`'s first result is a judged page) | ${pct(a.judgedFirstSource, a.answerable)} (${a.judgedFirstSource}/${a.answerable}) |`);
   lines.push(`| Answers with broken code fences | ${a.brokenFences} of ${a.answers} |`);
+  lines.push(`| Answers quoting a paragraph or code block twice / ending on a lead-in with nothing after it | ${a.repeatedPassages} / ${a.danglingLeadIns} of ${a.answers} |`);
   lines.push(`| Unanswerable questions answered "not covered" | ${pct(a.notCoveredOnUnanswerable, a.unanswerable)} (${a.notCoveredOnUnanswerable}/${a.unanswerable}) |`);
   lines.push(`| Answerable questions answered "not covered" | ${pct(a.notCoveredOnAnswerable, a.answerable)} (${a.notCoveredOnAnswerable}/${a.answerable}) |`);
   lines.push(`| Queries with typos answered (not "not covered") | ${pct(a.typosAnswered, a.typos)} (${a.typosAnswered}/${a.typos}) |`);
