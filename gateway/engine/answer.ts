@@ -339,18 +339,27 @@ function describedPage(passage: Block[], title: string): Block[] {
 }
 
 /**
- * The passage without the code blocks an earlier passage quoted (the same code under another fence's title) and the
- * lead-ins that announce them; records the code it keeps.
+ * The passage without the blocks an earlier passage quoted: code (the same code under another fence's title) and
+ * paragraphs, lists or tables of some length (two guides opening with the same sentence; a tab's label and an
+ * option's Type and Default repeat by nature), the lead-ins announcing them, and then a label or lead-in left last;
+ * records what it keeps.
  */
-function withoutQuotedCode(passage: Block[], quotedCode: Set<string>): Block[] {
+function withoutQuoted(passage: Block[], quotedBlocks: Set<string>): Block[] {
   // the lines between the fences: the same code under ``` and ~~~, or another title, is the same code
-  const body = (b: Block) => b.markdown.split('\n').slice(1, -1).join('\n').trim();
-  const repeated = (b: Block | undefined) => b !== undefined && b.kind === 'code' && quotedCode.has(body(b));
-  // a lead-in goes with the code it announces
+  const key = (b: Block) => (b.kind === 'code' ? `code\n${b.markdown.split('\n').slice(1, -1).join('\n').trim()}` : b.markdown.length >= REPEATED_TEXT_CHARS && !isFieldList(b) ? `text\n${b.markdown}` : undefined);
+  const repeated = (b: Block | undefined) => b !== undefined && quotedBlocks.has(key(b) ?? '');
+  // a lead-in goes with the block it announces
   const kept = passage.filter((b, i) => !repeated(b) && !(isLeadIn(b) && repeated(passage[i + 1])));
-  for (const b of kept) if (b.kind === 'code') quotedCode.add(body(b));
+  if (kept.length < passage.length) while (kept.length > 0 && (isLabel(kept.at(-1)!) || isLeadIn(kept.at(-1)!))) kept.pop();
+  for (const b of kept) {
+    const k = key(b);
+    if (k !== undefined) quotedBlocks.add(k);
+  }
   return kept;
 }
+
+/** Characters from which a paragraph, list or table quoted twice is a repeat (a label or "Or:" is not). */
+const REPEATED_TEXT_CHARS = 40;
 
 async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSection[]): Promise<AnswerOutcome> {
   // the answer is computed synchronously; yield once so callers see the same async shape as the model path
@@ -381,9 +390,9 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
   const passageLimit = opts.mode === 'summarize' ? SUMMARIZE_PAGES : GENERATE_PASSAGES;
   const cited: { n: number; section: RankedSection }[] = [];
   // two pages can hold the same text (a CLI reference generated from the options' docs, a guide repeating the
-  // reference's example): a passage or a code block is quoted once
+  // reference's example): a passage, and each block of some length, is quoted once
   const quoted = new Set<string>();
-  const quotedCode = new Set<string>();
+  const quotedBlocks = new Set<string>();
   for (const section of picked) {
     if (cited.length === passageLimit) break;
     const source = opts.sources[section.source]!;
@@ -392,7 +401,7 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     if (opts.mode !== 'summarize') passage = withOptionName(describedPage(passage, source.title), section.section.heading || source.title);
     const text = passage.map((b) => b.markdown).join('\n\n');
     if (quoted.has(text)) continue;
-    passage = withoutQuotedCode(passage, quotedCode);
+    passage = withoutQuoted(passage, quotedBlocks);
     if (passage.length === 0) continue;
     quoted.add(text);
     const n = cited.length + 1;

@@ -560,6 +560,14 @@ describe('sections an extractive answer quotes', () => {
     expect(text.split(code)).toHaveLength(2);
     expect(text).toContain('The stdout of a child process is a stream you read as text. [2]');
     expect(read.citations).toEqual([stdout.url, spawn.url]);
+    // two guides opening with the same sentence: the second keeps only its own code
+    const sentence = 'Use the official setup-bun action to install bun in your GitHub Actions runner.';
+    const run = page('run', 'Run Bun in GitHub Actions', `${sentence}\n\n\`\`\`yaml\n- run: bun index.ts\n\`\`\``);
+    const deps = page('deps', 'Install dependencies in GitHub Actions', `${sentence}\n\n\`\`\`yaml\n- run: bun install\n\`\`\``);
+    text = '';
+    await answer({ query: 'install bun in github actions', mode: 'generate', sources: [run, deps], onModelFailure: 'extractive', onText: (t) => (text += t) });
+    expect(text.split(sentence)).toHaveLength(2);
+    expect(text).toContain('From [2]:\n\n```yaml\n- run: bun install\n```');
     // under ~~~ too, and its lead-in goes with it: the list after it is not announced by it
     const tilde = page('tilde', 'Spawn and read', `To read the stdout of a child process as text, run:\n\n~~~ts\n${code}\n~~~\n\n- the stdout of a child process is a stream\n- read it as text`);
     text = '';
