@@ -132,6 +132,13 @@ async function main(): Promise<void> {
     const judgedFirstSource = sets.questions.filter((q, i) => q.relevant.has(askQuestionRanks[i]![0] ?? '')).length;
     const answers: AnswerScores = { judgedInSources, judgedFirstSource, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, repeatedPassages: 0, danglingLeadIns: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
     const answerMisses: EvalReport['answerMisses'] = [];
+    // what an answer's text shows whichever set it answers: fences, repeats, a lead-in announcing nothing
+    const countText = (check: ReturnType<typeof answerCheck>) => {
+      answers.answers++;
+      if (!check.fencesIntact) answers.brokenFences++;
+      if (check.repeated) answers.repeatedPassages++;
+      if (check.dangling) answers.danglingLeadIns++;
+    };
     for (const [i, q] of [...sets.questions, ...sets.unanswerable].entries()) {
       const answer = await generateAnswer(gw.url, q.query);
       const check = answerCheck(q, answer);
@@ -139,10 +146,7 @@ async function main(): Promise<void> {
       if (q.relevant.size > 0 && !check.firstCitedJudged) {
         answerMisses.push({ query: q.query, sources: askQuestionRanks[i]!.slice(0, 5).map(judged), cited: answer.citations.map((url) => judged(citedPath(url))), notCovered: check.notCovered });
       }
-      answers.answers++;
-      if (!check.fencesIntact) answers.brokenFences++;
-      if (check.repeated) answers.repeatedPassages++;
-      if (check.dangling) answers.danglingLeadIns++;
+      countText(check);
       if (q.relevant.size === 0) {
         answers.unanswerable++;
         if (check.notCovered) answers.notCoveredOnUnanswerable++;
@@ -156,11 +160,8 @@ async function main(): Promise<void> {
     // a reader's typo must not turn an answer into "not covered": the typo set, answered
     for (const q of sets.typos) {
       const check = answerCheck(q, await generateAnswer(gw.url, q.query));
-      answers.answers++;
+      countText(check);
       answers.typos++;
-      if (!check.fencesIntact) answers.brokenFences++;
-      if (check.repeated) answers.repeatedPassages++;
-      if (check.dangling) answers.danglingLeadIns++;
       if (!check.notCovered) answers.typosAnswered++;
       if (check.citesJudged) answers.typosCiteJudged++;
       if (check.firstCitedJudged) answers.typosFirstCitedJudged++;

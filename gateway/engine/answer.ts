@@ -19,8 +19,8 @@
 import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
-import { atxHeading, isFieldList, isLabel, isLeadIn, type Block } from './markdown-sections.ts';
-import { COVERED_THRESHOLD, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
+import { announcesNext, atxHeading, isFieldList, isLabel, isLeadIn, type Block } from './markdown-sections.ts';
+import { COVERED_THRESHOLD, cutLabel, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
@@ -318,16 +318,13 @@ function withOptionName(passage: Block[], name: string): Block[] {
   return [{ kind: 'paragraph', markdown: nameLead(name) }, ...passage];
 }
 
-/** Characters of a name a lead shows (a heading can be a paragraph long). */
-const NAME_CHARS = 120;
-
 /**
  * `name`: for an identifier (a dot, dash, underscore or inner capital: `server.port`, `npm-ls`, `testTimeout`; with a
  * version note after it, as a heading has it: `coverage.instrumenter` (4.1.5)), else **name**: (bold, so that a name
  * such as "1. Install" never starts a list).
  */
 function nameLead(name: string): string {
-  const short = name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name;
+  const short = cutLabel(name);
   const identifier = /^([^\s`]*(?:[._$-]|[a-z][A-Z])[^\s`]*)(\s+\([^()]*\))?$/.exec(short);
   return identifier ? `\`${identifier[1]}\`${escapeInline(identifier[2] ?? '')}:` : `**${escapeInline(short)}**:`;
 }
@@ -350,7 +347,7 @@ function withoutQuoted(passage: Block[], quotedBlocks: Set<string>): Block[] {
   const repeated = (b: Block | undefined) => b !== undefined && quotedBlocks.has(key(b) ?? '');
   // a lead-in goes with the block it announces
   const kept = passage.filter((b, i) => !repeated(b) && !(isLeadIn(b) && repeated(passage[i + 1])));
-  if (kept.length < passage.length) while (kept.length > 0 && (isLabel(kept.at(-1)!) || isLeadIn(kept.at(-1)!))) kept.pop();
+  if (kept.length < passage.length) while (kept.length > 0 && announcesNext(kept.at(-1)!)) kept.pop();
   for (const b of kept) {
     const k = key(b);
     if (k !== undefined) quotedBlocks.add(k);

@@ -48,6 +48,11 @@ export function isLeadIn(block: Block): boolean {
   return (block.kind === 'paragraph' || block.kind === 'list') && /:\s*$/.test(block.markdown);
 }
 
+/** A block that says nothing without the one after it (a label or a lead-in): a passage does not end on it. */
+export function announcesNext(block: Block): boolean {
+  return isLabel(block) || isLeadIn(block);
+}
+
 const LIST_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s/;
 /** A field of an option: `- **Type:** boolean` (VitePress), or a usual field's name written plain (npm's `* Default: null`). */
 const FIELD_ITEM_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*[^*\n]+:\*\*|(?:Type|Default|Required|Since|Aliases?|Environment variable|CLI):\s)/;

@@ -25,7 +25,7 @@
  */
 import { Lru } from './lru.ts';
 import type { Corrections, TermPages } from './search.ts';
-import { fenceTracker, isFieldList, isLabel, isLeadIn, markdownSections, type Block, type Section } from './markdown-sections.ts';
+import { announcesNext, fenceTracker, isFieldList, isLabel, isLeadIn, markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { INLINE_LINK } from './inline-markdown.ts';
 import { RELATED_WEIGHT, relatedTerms } from './synonyms.ts';
 import { QUESTION_FILLER, STOPWORDS, primaryTerm, textTerms } from './text.ts';
@@ -255,9 +255,9 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
     .sort((a, b) => b.score - a.score || a.source - b.source);
 }
 
-/** Subsections a lead-in can announce, listed at most, and the characters of each one's label. */
+/** Subsections a lead-in can announce, listed at most, and the characters of a heading shown as a label. */
 const ANNOUNCED_SUBSECTIONS = 12;
-const SUBSECTION_LABEL_CHARS = 120;
+const LABEL_CHARS = 120;
 
 /**
  * A passage that ends on a lead-in (`there are several strategies:`) whose section ends there, because what it
@@ -278,8 +278,13 @@ export function withAnnouncedSubsections(passage: Block[], source: PassageSource
     .slice(at + 1, end)
     .filter((child) => child.depth === childDepth && child.anchor)
     .slice(0, ANNOUNCED_SUBSECTIONS)
-    .map((child) => `- [${linkLabel(child.heading.length > SUBSECTION_LABEL_CHARS ? `${child.heading.slice(0, SUBSECTION_LABEL_CHARS)}…` : child.heading)}](${source.url}#${child.anchor})`);
+    .map((child) => `- [${linkLabel(cutLabel(child.heading))}](${source.url}#${child.anchor})`);
   return items.length ? [...passage, { kind: 'list', markdown: items.join('\n') }] : passage;
+}
+
+/** A heading as an answer's label shows it: at most LABEL_CHARS characters (a heading can be a paragraph long). */
+export function cutLabel(text: string): string {
+  return text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS)}…` : text;
 }
 
 /** Text for a Markdown link's label: no brackets, and no backslash at its end to escape the closing one. */
@@ -581,6 +586,6 @@ export function sectionPassage(section: Section, query: string, corrections: Cor
     if (b.kind !== 'code') prose += b.markdown.length;
   }
   // never end on a lead-in or a label whose block is left out
-  while (chosen.length > 1 && (isLeadIn(chosen.at(-1)!) || isLabel(chosen.at(-1)!))) chosen.pop();
+  while (chosen.length > 1 && announcesNext(chosen.at(-1)!)) chosen.pop();
   return chosen;
 }

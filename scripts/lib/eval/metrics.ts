@@ -5,6 +5,7 @@
  *   Recall@5  mean over queries of the share of its best pages (grade 2) found in the top 5.
  * Answer measures (mode=generate) are counted per answer; see answerChecks.
  */
+import { fenceTracker } from '../../../gateway/engine/markdown-sections.ts';
 import type { EvalQuery } from './judged-set.ts';
 
 export function reciprocalRank(ranked: readonly string[], q: EvalQuery, depth = 10): number {
@@ -53,30 +54,21 @@ export function answerShape(markdown: string): { repeated: boolean; dangling: bo
   const body = markdown.split('\n\nSources:')[0]!;
   const blocks: { text: string; code: boolean }[] = [];
   let current: string[] = [];
-  let open: string | null = null;
   const flush = (code = false) => {
     if (current.length) blocks.push({ text: current.join('\n').replace(/(?: \[\d+\])+\s*$/, '').trim(), code });
     current = [];
   };
+  // a fence's body only: the same code under another title or fence is the same code
+  const fence = fenceTracker();
   for (const line of body.split('\n')) {
-    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (open === null && fence) {
-      flush();
-      open = fence[1]!;
-      continue;
-    }
-    if (open !== null) {
-      // a fence's body only: the same code under another title or fence is the same code
-      if (fence && fence[1]!.startsWith(open) && line.trim() === fence[1]) {
-        open = null;
-        flush(true);
-      } else current.push(line);
-      continue;
-    }
-    if (line.trim() === '') flush();
-    else current.push(line);
+    const inside = fence.open();
+    fence.read(line);
+    if (!inside && fence.open()) flush();
+    else if (inside && !fence.open()) flush(true);
+    else if (inside || line.trim() !== '') current.push(line);
+    else flush();
   }
-  flush(open !== null);
+  flush(fence.open());
   const long = blocks.filter((b) => b.text.length >= 40).map((b) => b.text);
   const last = blocks.at(-1);
   return { repeated: new Set(long).size < long.length, dangling: last !== undefined && !last.code && last.text.endsWith(':') };
