@@ -24,6 +24,8 @@ export interface StartAnswerOptions {
   /** What the question's misspelt words stand for, and how common its words are in the portfolio (answer.ts). */
   corrections?: Corrections;
   termPages?: TermPages;
+  /** The question as the search ran it (answer.ts). */
+  focus?: string;
   history?: { role: 'user' | 'assistant'; content: string }[];
   system?: string;
   llm?: LlmClient;
@@ -69,6 +71,7 @@ export async function startAnswer(opts: StartAnswerOptions): Promise<AnswerRun> 
     sources: opts.sources,
     corrections: opts.corrections,
     termPages: opts.termPages,
+    focus: opts.focus,
     history: opts.history,
     llm: opts.llm,
     onModelFailure: 'throw',

@@ -29,7 +29,13 @@ export interface Corpus {
   retrieve(question: string, opts?: { limit?: number; signal?: AbortSignal }): Promise<Retrieved>;
 }
 
-export interface Retrieved { pages: CorpusPage[]; corrections: Corrections; termPages: TermPages }
+export interface Retrieved {
+  pages: CorpusPage[];
+  corrections: Corrections;
+  termPages: TermPages;
+  /** The question as searched: without the owner's name unless nothing else was left (the answerer's focus). */
+  searched: string;
+}
 
 /** Characters of one page handed to the answerer. */
 const MAX_SOURCE_CHARS = 6000;
@@ -85,8 +91,9 @@ export async function loadCorpus(manifest: Manifest, siteDir: string, siteUrl: s
       // without the owner's name unless nothing else is left ("Who is Robin?")
       const focused = withoutOwnerName(question, owner);
       const hasContent = queryTerms(focused).some((t) => !STOPWORDS.has(t));
-      let found = await ask(hasContent ? focused : question);
-      if (found.hits.length === 0 && hasContent && focused !== question) found = await ask(question);
+      let searched = hasContent ? focused : question;
+      let found = await ask(searched);
+      if (found.hits.length === 0 && searched !== question) found = await ask((searched = question));
       const { hits, corrections, termPages } = found;
       const ranked: CorpusPage[] = [];
       for (const hit of hits) {
@@ -95,7 +102,7 @@ export async function loadCorpus(manifest: Manifest, siteDir: string, siteUrl: s
         if (ranked.length >= limit) break;
       }
       if (ranked.length === 0 && home) ranked.push(home);
-      return { pages: ranked, corrections, termPages };
+      return { pages: ranked, corrections, termPages, searched };
     },
   };
 }

@@ -58,6 +58,17 @@ export interface AnswerOptions {
   corrections?: Corrections;
   /** How many of the site's pages hold each query term (the search's count): the answerer's word weights, passages.ts. */
   termPages?: TermPages;
+  /**
+   * The question as the search ran it, when the search left words out (the assistant's /ask leaves out the owner's
+   * name, which every page of a portfolio holds, the Contact page's handles too): passages and sentences are chosen
+   * by it; the model still reads the question as asked.
+   */
+  focus?: string;
+}
+
+/** The words passages are chosen by: the question as searched. */
+function matchQuery(opts: AnswerOptions): string {
+  return opts.focus ?? opts.query;
 }
 
 const DEFAULT_SOURCE_CHARS = 3000;
@@ -175,7 +186,7 @@ async function streamModel(opts: AnswerOptions, messages: ChatMessage[], onPiece
     if (opts.onModelFailure === 'throw') throw unavailable;
     if (started) opts.onText('\n\n[The model stopped responding; an extractive answer from the sources follows.]\n\n');
     const reason = `${started ? 'model stream interrupted' : 'model unavailable'}: ${unavailable.message}`;
-    const out = opts.mode === 'chat' ? await extractiveAnswer(opts, opts.appendSources ?? false) : await extractiveSections(opts, rankSections(opts.query, opts.sources, opts.corrections, opts.termPages));
+    const out = opts.mode === 'chat' ? await extractiveAnswer(opts, opts.appendSources ?? false) : await extractiveSections(opts, rankSections(matchQuery(opts), opts.sources, opts.corrections, opts.termPages));
     return { fallback: { ...out, fallbackReason: reason } };
   }
 }
@@ -218,7 +229,7 @@ function sectionMarkdown(section: RankedSection, max: number, opts: AnswerOption
     if (used + b.markdown.length > max) {
       if (b.kind === 'code') continue;
       // a first block longer than the whole share: its part that matches the question, rather than nothing
-      const fitted = out.length === 0 ? fitBlockToQuestion(b, max, opts.query, opts.corrections) : undefined;
+      const fitted = out.length === 0 ? fitBlockToQuestion(b, max, matchQuery(opts), opts.corrections) : undefined;
       if (fitted && fitted.markdown.length <= max) out.push(fitted.markdown);
       break;
     }
@@ -251,7 +262,7 @@ function notCovered(opts: AnswerOptions): AnswerOutcome {
 }
 
 async function sectionAnswer(opts: AnswerOptions): Promise<AnswerOutcome> {
-  const ranked = rankSections(opts.query, opts.sources, opts.corrections, opts.termPages);
+  const ranked = rankSections(matchQuery(opts), opts.sources, opts.corrections, opts.termPages);
   if (!ranked.length || ranked[0]!.coverage < COVERED_THRESHOLD) {
     await Promise.resolve();
     opts.signal?.throwIfAborted();
@@ -393,7 +404,7 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
   for (const section of picked) {
     if (cited.length === passageLimit) break;
     const source = opts.sources[section.source]!;
-    let passage = withAnnouncedSubsections(sectionPassage(section.section, opts.query, opts.corrections), source, section.section);
+    let passage = withAnnouncedSubsections(sectionPassage(section.section, matchQuery(opts), opts.corrections), source, section.section);
     // summarize leads each passage with its label already
     if (opts.mode !== 'summarize') passage = withOptionName(describedPage(passage, source.title), section.section.heading || source.title);
     const text = passage.map((b) => b.markdown).join('\n\n');
@@ -491,7 +502,7 @@ async function extractiveAnswer(opts: AnswerOptions, append: boolean): Promise<A
     emit('The documentation has no pages matching this question.');
     return { backend: 'extractive', citations: [] };
   }
-  const cands = rankSentences(opts.query, sources);
+  const cands = rankSentences(matchQuery(opts), sources);
   const best = cands.reduce((m, c) => Math.max(m, c.score), 0);
   // keep the strongest sentences only, read in document order: weak partial matches would dilute the answer
   const chosen = cands.filter((c) => c.score > 0 && c.score >= 0.5 * best).sort(byScore).slice(0, 3);

@@ -94,7 +94,7 @@ export function primaryTerm(raw: string): string {
 }
 
 const STOPWORD_LIST =
-  'a an and are as at be been by can could did do does doing for from had has have how i if in into is it its me my of on ' +
+  'a an and are as at be been by can could did do does doing done for from had has have how i if in into is it its me my of on ' +
   'or our should so than that the their them then there these they this those to us was we were what when where which who ' +
   'whom will with would you your about please tell explain describe show give';
 

@@ -228,6 +228,20 @@ describe('answers without a model backend (extractive)', () => {
     expect(limits.remaining).toBeLessThan(10);
   });
 
+  it("POST /ask chooses passages by the question without the owner's name, which every page and the contact handles hold", async () => {
+    const answerOf = async (query: string) => {
+      const res = await get('/ask', { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ query }) });
+      expect(res.status).toBe(200);
+      return AskResponse.parse(await res.json()).answer;
+    };
+    // the email, in the Contact page's opening, leads; the GitHub and Mastodon handles holding "robin" do not
+    const contact = await answerOf('How can I contact Robin?');
+    expect(contact.split('\n')[0]).toContain('robin@example.com');
+    expect(contact).not.toContain('github.com/robin');
+    // "done" is a form of "do", not a word the pages must hold
+    expect(await answerOf('What projects has Robin done?')).toContain('A selection of recent work');
+  });
+
   it('POST /api/chat streams the extractive answer and its sources', async () => {
     const res = await get('/api/chat', { method: 'POST', headers: chatHeaders, body: JSON.stringify({ messages: [{ role: 'user', content: 'How do I contact Robin by email?' }] }) });
     expect(res.status).toBe(200);

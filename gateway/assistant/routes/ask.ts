@@ -19,9 +19,10 @@ export interface AskResult {
 /** Retrieval + answer start, shared by /ask and the MCP `ask` tool. Throws AssistantError (e.g. 503) before the first piece. */
 export async function startAsk(ctx: AssistantContext, query: string, signal?: AbortSignal): Promise<AskResult> {
   const services = await loadedServices(ctx);
-  const { pages, corrections, termPages } = await services.corpus.retrieve(query, { signal });
+  const { pages, corrections, termPages, searched } = await services.corpus.retrieve(query, { signal });
   const run = await startAnswer({
     query,
+    focus: searched,
     mode: 'generate',
     sources: pages.map(answerSource),
     corrections,
