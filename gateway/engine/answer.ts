@@ -64,6 +64,8 @@ export interface AnswerOptions {
    * by it; the model still reads the question as asked.
    */
   focus?: string;
+  /** What a "not covered" answer says does not cover the question (default "The documentation"; the assistant's "This site"). */
+  coverer?: string;
 }
 
 /** The words passages are chosen by: the question as searched. */
@@ -253,10 +255,11 @@ function citedPages(opts: AnswerOptions, sections: readonly RankedSection[]): st
 }
 
 function notCovered(opts: AnswerOptions): AnswerOutcome {
+  const coverer = opts.coverer ?? 'The documentation';
   const closest = opts.sources.slice(0, 3);
   const text = closest.length
-    ? `The documentation does not cover this question. The closest pages are:\n\n${closest.map((s) => `- [${linkLabel(s.title)}](${s.url})`).join('\n')}`
-    : 'The documentation does not cover this question: no page matches it.';
+    ? `${coverer} does not cover this question. The closest pages are:\n\n${closest.map((s) => `- [${linkLabel(s.title)}](${s.url})`).join('\n')}`
+    : `${coverer} does not cover this question: no page matches it.`;
   opts.onText(text);
   return { backend: 'extractive', citations: [], status: 'not_covered' };
 }

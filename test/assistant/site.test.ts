@@ -240,6 +240,8 @@ describe('answers without a model backend (extractive)', () => {
     expect(contact).not.toContain('github.com/robin');
     // "done" is a form of "do", not a word the pages must hold
     expect(await answerOf('What projects has Robin done?')).toContain('A selection of recent work');
+    // a portfolio is not documentation
+    expect(await answerOf('How do I knit a scarf?')).toMatch(/^This site does not cover this question\. The closest pages are:/);
   });
 
   it('POST /api/chat streams the extractive answer and its sources', async () => {
