@@ -77,6 +77,22 @@ describe('coverage ranking', () => {
     expect(hit.url).toBe('/docs/api/vi#vifn');
   });
 
+  it("a question's words in a page's description count for it, when it holds two or more of them", () => {
+    const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
+    // a reference page named by its command, long: the words of its description are drowned in its body
+    const npx = fragment('/docs/commands/npx', 'npx', `Run a command from a local or remote package. ${words(12)} npx accepts a package.`);
+    // a shorter page whose title holds one of the words, and which holds them all
+    const run = fragment('/docs/commands/npm-run', 'npm run', `Run a script of the package: the command is looked up. ${words(2)}`);
+    const lint = fragment('/docs/rules/no-command', 'no-command', `Flags the word. ${words(1)} a package, a command.`);
+    const descriptions = { '/docs/commands/npx': 'Run a command from a local or remote package', '/docs/commands/npm-run': 'Run a script', '/docs/rules/no-command': 'Disallow command' };
+    const question = 'run a command from a package without installing it';
+    expect(miniIndex([npx, run, lint]).ranked(question).urls[0]).toBe('/docs/commands/npm-run');
+    const described = miniIndex([npx, run, lint], descriptions);
+    expect(described.ranked(question).urls[0]).toBe('/docs/commands/npx');
+    // a short query ranks as before: its title and heading tiers decide
+    expect(described.ranked('command package').urls).toEqual(miniIndex([npx, run, lint]).ranked('command package').urls);
+  });
+
   it('limited rankings are the prefix of the full ranking, with the same total', () => {
     const terms = queryTerms('how do I deploy the reviewer with a retry');
     const full = index.rank(terms, undefined, 'any');

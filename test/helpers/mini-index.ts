@@ -19,8 +19,9 @@ export type MiniIndex = {
   ranked(query: string, match?: 'any' | 'all'): { total: number; urls: string[] };
 };
 
-export function miniIndex(pages: PagefindFragment[]): MiniIndex {
-  const segment = buildSegment(pages, pages.length);
+/** `descriptions`: url → the page's frontmatter description, as the build manifest gives it. */
+export function miniIndex(pages: PagefindFragment[], descriptions: Record<string, string> = {}): MiniIndex {
+  const segment = buildSegment(pages, pages.length, Object.fromEntries(Object.entries(descriptions).map(([url, description]) => [url, { description }])));
   const index = new SearchIndex([segment]);
   const ranked = (query: string, match: 'any' | 'all' = 'any') => {
     const terms = queryTerms(query);

@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<void> {
   const bundles = checkBundles(siteDir);
   const manifest = await loadManifest(siteDir);
   const fallback: Record<string, ManifestFallback> = {};
-  for (const p of manifest.pages) fallback[p.path] = { title: p.title, type: p.type, section: p.section };
+  for (const p of manifest.pages) fallback[p.path] = { title: p.title, type: p.type, section: p.section, description: p.description };
   const pages = await listPages(bundles);
   const [from, to] = segmentRange(pages.length, k, n);
   const mine = pages.slice(from, to);

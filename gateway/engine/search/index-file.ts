@@ -12,10 +12,11 @@ import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './segmen
 import { BoundedMemo } from '../lru.ts';
 
 /** The file format; a file of another version is not read (the index is rebuilt). */
-export const INDEX_FORMAT_VERSION = 9;
+export const INDEX_FORMAT_VERSION = 10;
 const MAGIC = 'ADSIDX';
 
 type ArrayName = 'bodyPostingsStart' | 'bodyPostingPages' | 'bodyPostingFrequencies' | 'titlePostingsStart' | 'titlePostingPages'
+  | 'descriptionPostingsStart' | 'descriptionPostingPages'
   | 'headingPostingsStart' | 'headingPostingPages'
   | 'pageLengths' | 'pageTypes' | 'pageFirstWord' | 'wordCheckpoints' | 'pageFirstByte' | 'zeroWidthSeparated'
   | 'pageFirstSection' | 'sectionPostingsStart' | 'staticHitOffsets' | 'staticHitBytes' | 'staticHitWords' | 'pagesByUrl'
@@ -26,7 +27,7 @@ type TableName = 'stringOffsets' | 'stringBytes' | 'anchorsStart' | 'anchorPosit
 const TABLES: TableName[] = ['stringOffsets', 'stringBytes', 'anchorsStart', 'anchorPositions', 'anchorWordCounts', 'anchorIsHeading'];
 const ARRAYS: ArrayName[] = [
   'bodyPostingsStart', 'bodyPostingPages', 'bodyPostingFrequencies', 'titlePostingsStart', 'titlePostingPages',
-  'headingPostingsStart', 'headingPostingPages',
+  'descriptionPostingsStart', 'descriptionPostingPages', 'headingPostingsStart', 'headingPostingPages',
   'pageLengths', 'pageTypes', 'pageFirstWord', 'wordCheckpoints', 'pageFirstByte', 'zeroWidthSeparated',
   'pageFirstSection', 'sectionPostingsStart', 'staticHitOffsets', 'staticHitBytes', 'staticHitWords', 'pagesByUrl',
   'typoHashes', 'typoTermIds',

@@ -6,10 +6,11 @@
  * least one. Scoring is BM25F-like: BM25 (k1 1.2, b 0.75) over heading-weighted body frequencies (h1 3 … h4–h6 1.5,
  * segment-builder.ts) plus the title as a field (TITLE_WEIGHT), the expansions of one query term folded into one BM25
  * term (similarity-weighted frequencies add up; df is their union); question filler ("use", "way") weighs
- * FILLER_WEIGHT. Coverage: the score is multiplied by the share of the query's meaningful (non-filler) words the page
- * holds, and a query of one or two meaningful words ranks the pages holding all of them first, and above those the
- * pages whose section headings (h2–h6) hold them all, as typed (not a prefix or a typo neighbour): `vi.spyOn`
- * finds the reference section before the guides that use it. Pages whose title holds every term rank above all
+ * FILLER_WEIGHT; a question's words in a page's description add DESCRIPTION_WEIGHT. Coverage: the score is
+ * multiplied by the share of the query's meaningful (non-filler) words the page holds, and a query of one or two
+ * meaningful words ranks the pages holding all of them first, and above those the pages whose section headings
+ * (h2–h6) hold them all, as typed (not a prefix or a typo neighbour): `vi.spyOn` finds the reference section before
+ * the guides that use it. Pages whose title holds every term rank above all
  * others (shorter titles, and exact rather than prefix title matches, first); ties by url (top-k.ts).
  *
  * Why per-worker scratch arrays the size of the index, stamped per query: a query touches a few thousand pages of
@@ -50,6 +51,16 @@ const FILLER_WEIGHT = 0.2;
  * rarely holds every one of its words (a strict tier for them measured worse, content/docs/api/search-quality-history.md).
  */
 const ALL_WORDS_FIRST_MAX = 2;
+/**
+ * For a question (more meaningful words than ALL_WORDS_FIRST_MAX), the words of a page's description (its frontmatter
+ * one-liner, "Run a command from a local or remote npm package") weigh this many idf units each on top of their body
+ * occurrences, when the description holds at least DESCRIPTION_MIN_TERMS of them: a reference page named by its
+ * command (`npx`) says in its description what it does, in the reader's words, and is long enough that BM25 drowns
+ * them; one word in common is as often a lint rule's "Disallow console" as an answer. Not for short queries, whose
+ * title and heading tiers decide. Measured on four corpora: content/docs/api/search-quality-corpora.md.
+ */
+const DESCRIPTION_WEIGHT = 2;
+const DESCRIPTION_MIN_TERMS = 2;
 
 export class QueryScorer {
   private readonly documents: Documents;
@@ -67,6 +78,10 @@ export class QueryScorer {
   private readonly headingStamp: Int32Array;
   /** The pages markHeadings found with every counted term in their headings. */
   private readonly headedPages: Int32Array;
+  /** Per page: the description's share of a question's score (DESCRIPTION_WEIGHT), valid where descriptionStamp is the query's. */
+  private readonly descriptionScore: Float64Array;
+  private readonly descriptionStamp: Int32Array;
+  private readonly descriptionTerms: Uint8Array;
   /** Per page: the similarity of the title expansion that first matched each query term, summed. */
   private readonly titleSimilarity: Float64Array;
   /** Per page: the query that last touched it (its scratch values are stale otherwise), and the touched pages. */
@@ -95,6 +110,9 @@ export class QueryScorer {
     this.headingStamp = new Int32Array(n);
     this.headedPages = new Int32Array(n);
     this.titleSimilarity = new Float64Array(n);
+    this.descriptionScore = new Float64Array(n);
+    this.descriptionStamp = new Int32Array(n);
+    this.descriptionTerms = new Uint8Array(n);
     this.queryStamp = new Int32Array(n);
     this.touched = new Int32Array(n);
     this.candidates = new Int32Array(n);
@@ -165,6 +183,39 @@ export class QueryScorer {
       }
     }
     return n;
+  }
+
+  /**
+   * The description's share of each page's score for a question's counted terms (descriptionScore, valid where
+   * descriptionStamp is the query's): each term the description holds (its first expansion there) adds its weight.
+   */
+  private markDescriptions(terms: readonly string[], counted: number, termWeight: Float64Array, stamp: number): void {
+    const { documents, descriptionScore, descriptionStamp, descriptionTerms } = this;
+    const segments = documents.segments;
+    for (let ti = 0; ti < terms.length; ti++) {
+      if ((counted & (1 << ti)) === 0) continue;
+      const termNumber = ++this.termNumber;
+      for (const v of this.dictionary.expansions(terms[ti]!)) {
+        for (let k = 0; k < segments.length; k++) {
+          const id = v.ids[k]!;
+          if (id < 0) continue;
+          const { descriptionPostingsStart, descriptionPostingPages } = segments[k]!;
+          const base = documents.segmentBase[k]!;
+          for (let e = descriptionPostingsStart[id]!, end = descriptionPostingsStart[id + 1]!; e < end; e++) {
+            const d = base + descriptionPostingPages[e]!;
+            if (this.termStamp[d] === termNumber) continue;
+            this.termStamp[d] = termNumber;
+            if (descriptionStamp[d] !== stamp) {
+              descriptionStamp[d] = stamp;
+              descriptionScore[d] = 0;
+              descriptionTerms[d] = 0;
+            }
+            descriptionScore[d]! += DESCRIPTION_WEIGHT * termWeight[ti]! * v.similarity;
+            descriptionTerms[d]!++;
+          }
+        }
+      }
+    }
   }
 
   /**
@@ -271,6 +322,9 @@ export class QueryScorer {
     const counted = meaningful || allTerms;
     let nCounted = 0;
     for (let ti = 0; ti < nT; ti++) if (counted & (1 << ti)) nCounted++;
+    const question = nCounted > ALL_WORDS_FIRST_MAX;
+    if (question) this.markDescriptions(terms, counted, termWeight, stamp);
+    const { descriptionScore, descriptionStamp, descriptionTerms } = this;
     let allCovered = 0;
     let maxPartial = 0;
     for (let k = 0; k < nTouched; k++) {
@@ -290,7 +344,8 @@ export class QueryScorer {
       if (inTitle !== 0) for (let ti = 0; ti < nT; ti++) if (inTitle & (1 << ti)) title += termWeight[ti]!;
       // the title as a BM25F field: a matched title word weighs TITLE_WEIGHT body occurrences, saturated by title length
       if (title > 0) title *= (TITLE_WEIGHT * (K1 + 1)) / (1 + K1 * (1 - B + (B * documents.titleTerms(d)) / TITLE_LENGTH));
-      const score = (bm25[d]! + title) * (1 + (0.5 * titleMatched[d]!) / nT) * (covered / nCounted);
+      const description = question && descriptionStamp[d] === stamp && descriptionTerms[d]! >= DESCRIPTION_MIN_TERMS ? descriptionScore[d]! : 0;
+      const score = (bm25[d]! + title + description) * (1 + (0.5 * titleMatched[d]!) / nT) * (covered / nCounted);
       fin[d] = score;
       if ((mask & counted) === counted) allCovered++;
       else if (score > maxPartial) maxPartial = score;

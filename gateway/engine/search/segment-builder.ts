@@ -50,6 +50,8 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
   const bodyFrequencies = new GrowableArray((k) => new Float32Array(k), 1 << 16);
   const titleTerms = new GrowableArray((k) => new Int32Array(k));
   const titlePages = new GrowableArray((k) => new Int32Array(k));
+  const descriptionTerms = new GrowableArray((k) => new Int32Array(k));
+  const descriptionPages = new GrowableArray((k) => new Int32Array(k));
   const headingTerms = new GrowableArray((k) => new Int32Array(k));
   const headingPages = new GrowableArray((k) => new Int32Array(k));
   const tokens = new GrowableArray((k) => new Int32Array(k), 1 << 16);
@@ -178,6 +180,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
       }
     };
     fieldPostings([title], titleTerms, titlePages);
+    if (fb?.description) fieldPostings([toPlainText(fb.description)], descriptionTerms, descriptionPages);
     const headings = (Array.isArray(f.anchors) ? f.anchors : []).filter((a) => a?.text && SECTION_HEADING.test(a.element ?? ''));
     fieldPostings(headings.map((a) => toPlainText(a.text!)), headingTerms, headingPages);
     chunks.push(buf);
@@ -215,6 +218,7 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
   };
   const bodyPostings = csr(bodyTerms, bodyPages, bodyFrequencies);
   const titlePostings = csr(titleTerms, titlePages);
+  const descriptionPostings = csr(descriptionTerms, descriptionPages);
   const headingPostings = csr(headingTerms, headingPages);
   const content = new Uint8Array(new SharedArrayBuffer(Math.max(1, bytes)), 0, bytes);
   const byUrl = new Int32Array(new SharedArrayBuffer(Math.max(1, n) * 4), 0, n);
@@ -237,6 +241,8 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     bodyPostingFrequencies: bodyPostings.w!,
     titlePostingsStart: titlePostings.start,
     titlePostingPages: titlePostings.d,
+    descriptionPostingsStart: descriptionPostings.start,
+    descriptionPostingPages: descriptionPostings.d,
     headingPostingsStart: headingPostings.start,
     headingPostingPages: headingPostings.d,
     pageLengths: shared(Float32Array, lengths, n),

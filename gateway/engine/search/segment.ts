@@ -63,6 +63,9 @@ export interface SegmentData {
   /** Title postings: term → pages whose title holds it. */
   titlePostingsStart: Int32Array;
   titlePostingPages: PageArray;
+  /** Description postings: term → pages whose frontmatter description (the build manifest's) holds it. */
+  descriptionPostingsStart: Int32Array;
+  descriptionPostingPages: PageArray;
   /** Heading postings: term → pages with a section heading (h2–h6) that holds it (the heading tier, query.ts). */
   headingPostingsStart: Int32Array;
   headingPostingPages: PageArray;
@@ -124,7 +127,7 @@ export const STATIC_WORDS = 12;
 export const FULL_EXCERPT_RANKS = 20;
 
 /** Manifest data for a page whose fragment lacks it. */
-export interface ManifestFallback { title?: string; type?: string; section?: string }
+export interface ManifestFallback { title?: string; type?: string; section?: string; description?: string }
 
 export function pageUrl(s: SegmentData, i: number): string {
   return s.pages.url ? s.pages.url(i) : s.pages.at(i)!.url;
