@@ -187,32 +187,31 @@ export class QueryScorer {
 
   /**
    * The description's share of each page's score for a question's counted terms (descriptionScore, valid where
-   * descriptionStamp is the query's): each term the description holds (its first expansion there) adds its weight.
+   * descriptionStamp is the query's): each term the description holds, as the term itself (not a prefix expansion, a
+   * typo neighbour or a related word: those would cost a pass over each of their lists), adds its weight.
    */
   private markDescriptions(terms: readonly string[], counted: number, termWeight: Float64Array, stamp: number): void {
     const { documents, descriptionScore, descriptionStamp, descriptionTerms } = this;
     const segments = documents.segments;
     for (let ti = 0; ti < terms.length; ti++) {
       if ((counted & (1 << ti)) === 0) continue;
-      const termNumber = ++this.termNumber;
-      for (const v of this.dictionary.expansions(terms[ti]!)) {
-        for (let k = 0; k < segments.length; k++) {
-          const id = v.ids[k]!;
-          if (id < 0) continue;
-          const { descriptionPostingsStart, descriptionPostingPages } = segments[k]!;
-          const base = documents.segmentBase[k]!;
-          for (let e = descriptionPostingsStart[id]!, end = descriptionPostingsStart[id + 1]!; e < end; e++) {
-            const d = base + descriptionPostingPages[e]!;
-            if (this.termStamp[d] === termNumber) continue;
-            this.termStamp[d] = termNumber;
-            if (descriptionStamp[d] !== stamp) {
-              descriptionStamp[d] = stamp;
-              descriptionScore[d] = 0;
-              descriptionTerms[d] = 0;
-            }
-            descriptionScore[d]! += DESCRIPTION_WEIGHT * termWeight[ti]! * v.similarity;
-            descriptionTerms[d]!++;
+      const exact = this.dictionary.expansions(terms[ti]!)[0];
+      if (exact?.similarity !== 1) continue;
+      const weight = DESCRIPTION_WEIGHT * termWeight[ti]!;
+      for (let k = 0; k < segments.length; k++) {
+        const id = exact.ids[k]!;
+        if (id < 0) continue;
+        const { descriptionPostingsStart, descriptionPostingPages } = segments[k]!;
+        const base = documents.segmentBase[k]!;
+        for (let e = descriptionPostingsStart[id]!, end = descriptionPostingsStart[id + 1]!; e < end; e++) {
+          const d = base + descriptionPostingPages[e]!;
+          if (descriptionStamp[d] !== stamp) {
+            descriptionStamp[d] = stamp;
+            descriptionScore[d] = 0;
+            descriptionTerms[d] = 0;
           }
+          descriptionScore[d]! += weight;
+          descriptionTerms[d]!++;
         }
       }
     }
