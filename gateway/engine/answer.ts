@@ -20,7 +20,8 @@ import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import { announcesNext, atxHeading, isFieldList, isLabel, isLeadIn, type Block } from './markdown-sections.ts';
-import { COVERED_THRESHOLD, cutLabel, fitBlockToQuestion, linkLabel, questionTerms, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
+import { COVERED_THRESHOLD, cutLabel, fitBlockToQuestion, linkLabel, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
+import { questionTerms } from './question-words.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
