@@ -20,7 +20,7 @@ import type { ChatMessage, LlmClient } from './llm.ts';
 import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import { announcesNext, atxHeading, isFieldList, isLabel, isLeadIn, type Block } from './markdown-sections.ts';
-import { COVERED_THRESHOLD, cutLabel, fitBlockToQuestion, linkLabel, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
+import { COVERED_THRESHOLD, PASSAGE_THRESHOLD, cutLabel, fitBlockToQuestion, linkLabel, passageCoverage, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
 import { questionTerms } from './question-words.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
@@ -413,6 +413,8 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     if (opts.mode !== 'summarize') passage = withOptionName(describedPage(passage, source.title), section.section.heading || source.title);
     const text = passage.map((b) => b.markdown).join('\n\n');
     if (quoted.has(text)) continue;
+    // a passage holding little of the question answers nothing, whatever its section holds elsewhere
+    if (passageCoverage(passage, section, source.title) < PASSAGE_THRESHOLD) continue;
     passage = withoutQuoted(passage, quotedBlocks);
     if (passage.length === 0) continue;
     quoted.add(text);

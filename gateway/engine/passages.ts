@@ -40,7 +40,12 @@ export interface RankedSection {
   label: string;
   score: number;
   coverage: number;
+  /** The question as the ranking weighed it (one object for every section of the ranking): passageCoverage reads it. */
+  question: QuestionWeights;
 }
+
+/** A question's key terms, the words that stand for each, and each term's idf (their sum: totalIdf). */
+interface QuestionWeights { terms: readonly string[]; alternatives: readonly Alternative[][]; idf: ReadonlyMap<string, number>; totalIdf: number }
 
 /**
  * Below this share of the question's (idf-weighted) key terms in the best section, the answer says the docs do not
@@ -48,6 +53,13 @@ export interface RankedSection {
  * question there scores below 0.5, nearly every answerable one above it.
  */
 export const COVERED_THRESHOLD = 0.5;
+
+/**
+ * A passage is quoted only when it holds at least this share of the question (passageCoverage): a section can cover
+ * the question in blocks its passage leaves out (the words in a workflow's code, the best paragraph naming one word),
+ * and such a passage answers nothing. Chosen on the four judged sets (content/docs/api/search-quality.md).
+ */
+export const PASSAGE_THRESHOLD = 0.2;
 
 /** Characters of prose a passage may take (code blocks up to CODE_CHARS come on top). */
 const PASSAGE_CHARS = 900;
@@ -146,6 +158,7 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
     idf.set(t, Math.log(1 + (units + 1) / (holding + 0.5)));
   });
   const totalIdf = terms.reduce((sum, t) => sum + idf.get(t)!, 0) || 1;
+  const question: QuestionWeights = { terms, alternatives, idf, totalIdf };
   const avgLength = indexed.reduce((sum, x) => sum + x.length, 0) / Math.max(1, n) || 1;
   return indexed
     .map((x): RankedSection => {
@@ -172,10 +185,27 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
       const s = sources[x.source]!;
       const url = x.section.anchor ? `${s.url}#${x.section.anchor}` : s.url;
       const label = x.section.heading ? `${s.title} › ${x.section.heading}` : s.title;
-      return { source: x.source, section: x.section, url, label, score, coverage: bodyOnly === covered && covered > 0 ? coverage * 0.9 : coverage };
+      return { source: x.source, section: x.section, url, label, score, coverage: bodyOnly === covered && covered > 0 ? coverage * 0.9 : coverage, question };
     })
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || a.source - b.source);
+}
+
+/**
+ * The share of the question (idf-weighted, as a section's `coverage`) that a passage quoted from a ranked section
+ * holds in its blocks, its section's heading or its page title.
+ */
+export function passageCoverage(passage: readonly Block[], ranked: RankedSection, title: string): number {
+  const { terms, alternatives, idf, totalIdf } = ranked.question;
+  const heading = termCounts(ranked.section.heading);
+  const titled = termCounts(title, true);
+  const body = termCounts(readText(passage.map((b) => b.markdown).join('\n')));
+  let covered = 0;
+  terms.forEach((t, k) => {
+    const stand = alternatives[k]!;
+    if (namesTerm(heading, t, stand) || namesTerm(titled, t, stand) || namesTerm(body, t, stand)) covered += idf.get(t)!;
+  });
+  return covered / totalIdf;
 }
 
 /** Subsections a lead-in can announce, listed at most, and the characters of a heading shown as a label. */
