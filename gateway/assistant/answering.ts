@@ -72,7 +72,7 @@ export async function startAnswer(opts: StartAnswerOptions): Promise<AnswerRun> 
     corrections: opts.corrections,
     termPages: opts.termPages,
     focus: opts.focus,
-    coverer: 'This site',
+    coverageSubject: 'This site',
     history: opts.history,
     llm: opts.llm,
     onModelFailure: 'throw',

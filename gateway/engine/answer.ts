@@ -21,7 +21,7 @@ import { LlmUnavailableError } from './llm.ts';
 import { citationFilter } from './citations.ts';
 import { announcesNext, atxHeading, isFieldList, isLabel, isLeadIn, type Block } from './markdown-sections.ts';
 import { COVERED_THRESHOLD, PASSAGE_THRESHOLD, cutLabel, fitBlockToQuestion, linkLabel, passageCoverage, rankSections, sectionPassage, withAnnouncedSubsections, type RankedSection } from './passages.ts';
-import { questionTerms } from './question-words.ts';
+import { hasKeyTerms, questionTerms } from './question-words.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { splitSentences, textTerms, toPlainText } from './text.ts';
 
@@ -61,17 +61,18 @@ export interface AnswerOptions {
   termPages?: TermPages;
   /**
    * The question as the search ran it, when the search left words out (the assistant's /ask leaves out the owner's
-   * name, which every page of a portfolio holds, the Contact page's handles too): passages and sentences are chosen
-   * by it; the model still reads the question as asked.
+   * name, which every page of a portfolio holds, the Contact page's handles too): the sections, passages and sentences
+   * are ranked by it, and "not covered" decided on it, when it has a word that carries meaning ("What does Robin
+   * use?" keeps the name); the model still reads the question as asked.
    */
   focus?: string;
-  /** What a "not covered" answer says does not cover the question (default "The documentation"; the assistant's "This site"). */
-  coverer?: string;
+  /** Who a "not covered" answer says does not cover the question (default "The documentation"; the assistant's "This site"). */
+  coverageSubject?: string;
 }
 
-/** The words passages are chosen by: the question as searched. */
+/** The words sections and passages are chosen by: the question as searched, when that still says something. */
 function matchQuery(opts: AnswerOptions): string {
-  return opts.focus ?? opts.query;
+  return opts.focus !== undefined && hasKeyTerms(opts.focus) ? opts.focus : opts.query;
 }
 
 const DEFAULT_SOURCE_CHARS = 3000;
@@ -256,11 +257,11 @@ function citedPages(opts: AnswerOptions, sections: readonly RankedSection[]): st
 }
 
 function notCovered(opts: AnswerOptions): AnswerOutcome {
-  const coverer = opts.coverer ?? 'The documentation';
+  const subject = opts.coverageSubject ?? 'The documentation';
   const closest = opts.sources.slice(0, 3);
   const text = closest.length
-    ? `${coverer} does not cover this question. The closest pages are:\n\n${closest.map((s) => `- [${linkLabel(s.title)}](${s.url})`).join('\n')}`
-    : `${coverer} does not cover this question: no page matches it.`;
+    ? `${subject} does not cover this question. The closest pages are:\n\n${closest.map((s) => `- [${linkLabel(s.title)}](${s.url})`).join('\n')}`
+    : `${subject} does not cover this question: no page matches it.`;
   opts.onText(text);
   return { backend: 'extractive', citations: [], status: 'not_covered' };
 }
@@ -351,22 +352,24 @@ function describedPage(passage: Block[], title: string): Block[] {
 }
 
 /**
- * The passage without the blocks an earlier passage quoted: code (the same code under another fence's title) and
- * paragraphs, lists or tables of some length (two guides opening with the same sentence; a tab's label and an
- * option's Type and Default repeat by nature), the lead-ins announcing them, and then a label or lead-in left last;
- * records what it keeps.
+ * A block as quoted once: code by the lines between its fences (the same code under ``` and ~~~, or another title, is
+ * the same code), a paragraph, list or table of some length by its text (two guides opening with the same sentence;
+ * a tab's label and an option's Type and Default repeat by nature and have none).
  */
-function withoutQuoted(passage: Block[], quotedBlocks: Set<string>): Block[] {
-  // the lines between the fences: the same code under ``` and ~~~, or another title, is the same code
-  const key = (b: Block) => (b.kind === 'code' ? `code\n${b.markdown.split('\n').slice(1, -1).join('\n').trim()}` : b.markdown.length >= REPEATED_TEXT_CHARS && !isFieldList(b) ? `text\n${b.markdown}` : undefined);
-  const repeated = (b: Block | undefined) => b !== undefined && quotedBlocks.has(key(b) ?? '');
+function quotedKey(b: Block): string | undefined {
+  if (b.kind === 'code') return `code\n${b.markdown.split('\n').slice(1, -1).join('\n').trim()}`;
+  return b.markdown.length >= REPEATED_TEXT_CHARS && !isFieldList(b) ? `text\n${b.markdown}` : undefined;
+}
+
+/**
+ * The passage without the blocks an earlier passage quoted (quotedKey), the lead-ins announcing them, and then a
+ * label or lead-in left last.
+ */
+function unquoted(passage: readonly Block[], quotedBlocks: ReadonlySet<string>): Block[] {
+  const repeated = (b: Block | undefined) => b !== undefined && quotedBlocks.has(quotedKey(b) ?? '');
   // a lead-in goes with the block it announces
   const kept = passage.filter((b, i) => !repeated(b) && !(isLeadIn(b) && repeated(passage[i + 1])));
   if (kept.length < passage.length) while (kept.length > 0 && announcesNext(kept.at(-1)!)) kept.pop();
-  for (const b of kept) {
-    const k = key(b);
-    if (k !== undefined) quotedBlocks.add(k);
-  }
   return kept;
 }
 
@@ -386,8 +389,8 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
   let picked: RankedSection[];
   if (opts.mode === 'summarize') {
     const seen = new Set<number>();
-    picked = ranked.filter((r) => r.coverage >= COVERED_THRESHOLD / 2 && !seen.has(r.source) && seen.add(r.source)).slice(0, SUMMARIZE_PAGES);
-    picked.sort((a, b) => a.source - b.source);
+    // by score: a page whose passage is left out gives its place to the next (read in the search's order, below)
+    picked = ranked.filter((r) => r.coverage >= COVERED_THRESHOLD / 2 && !seen.has(r.source) && seen.add(r.source));
   } else {
     // the search ranking's first page leads when one of its sections covers the question (its first result is more
     // often the page that answers than the best single section is); further passages from other pages first, in the
@@ -400,28 +403,36 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
     picked = [lead, ...pageFirsts, ...rest, ...further.filter((r) => r.source === lead.source)];
   }
   const passageLimit = opts.mode === 'summarize' ? SUMMARIZE_PAGES : GENERATE_PASSAGES;
-  const cited: { n: number; section: RankedSection }[] = [];
+  const chosen: { section: RankedSection; passage: Block[] }[] = [];
   // two pages can hold the same text (a CLI reference generated from the options' docs, a guide repeating the
   // reference's example): a passage, and each block of some length, is quoted once
   const quoted = new Set<string>();
   const quotedBlocks = new Set<string>();
   for (const section of picked) {
-    if (cited.length === passageLimit) break;
+    if (chosen.length === passageLimit) break;
     const source = opts.sources[section.source]!;
     let passage = withAnnouncedSubsections(sectionPassage(section.section, matchQuery(opts), opts.corrections), source, section.section);
     // summarize leads each passage with its label already
     if (opts.mode !== 'summarize') passage = withOptionName(describedPage(passage, source.title), section.section.heading || source.title);
     const text = passage.map((b) => b.markdown).join('\n\n');
     if (quoted.has(text)) continue;
+    passage = unquoted(passage, quotedBlocks);
     // a passage holding little of the question answers nothing, whatever its section holds elsewhere
-    if (passageCoverage(passage, section, source.title) < PASSAGE_THRESHOLD) continue;
-    passage = withoutQuoted(passage, quotedBlocks);
-    if (passage.length === 0) continue;
+    if (passage.length === 0 || passageCoverage(passage, section, source.title) < PASSAGE_THRESHOLD) continue;
+    for (const b of passage) {
+      const key = quotedKey(b);
+      if (key !== undefined) quotedBlocks.add(key);
+    }
     quoted.add(text);
+    chosen.push({ section, passage });
+  }
+  if (opts.mode === 'summarize') chosen.sort((a, b) => a.section.source - b.section.source);
+  const cited: { n: number; section: RankedSection }[] = [];
+  for (const { section, passage } of chosen) {
     const n = cited.length + 1;
     cited.push({ n, section });
     const label = opts.mode === 'summarize' ? `**${escapeInline(section.label)}**` : '';
-    emit(`${cited.length > 1 ? '\n\n' : ''}${withMarker(passage, n, label)}`);
+    emit(`${n > 1 ? '\n\n' : ''}${withMarker(passage, n, label)}`);
   }
   if (cited.length === 0) return notCovered(opts);
   if (opts.appendSources ?? true) emit(sectionSources(cited));
@@ -505,7 +516,7 @@ async function extractiveAnswer(opts: AnswerOptions, append: boolean): Promise<A
   await Promise.resolve();
   signal?.throwIfAborted();
   if (sources.length === 0) {
-    emit('The documentation has no pages matching this question.');
+    emit(`${opts.coverageSubject ?? 'The documentation'} has no pages matching this question.`);
     return { backend: 'extractive', citations: [] };
   }
   const cands = rankSentences(matchQuery(opts), sources);

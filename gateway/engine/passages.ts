@@ -14,20 +14,23 @@
  * `coverage` (the idf-weighted share of key terms the section and its page title contain; a term the site never uses
  * weighs as the rarest) is how sure the answer can be: below COVERED_THRESHOLD the docs are said not to cover the
  * question. Rarity in the site, not in the sources: among the pages found for a question its subject is common and
- * a phrasing word one of them uses is rare.
+ * a phrasing word one of them uses is rare. How a question's words are read and found (its key terms, related words,
+ * the corrections of slips) is question-words.ts.
  *
  * A passage is a run of whole blocks (markdown-sections.ts): the best-matching paragraph or list of the section (its
  * first when the section's heading names the question), the paragraph that leads into it when it is a list or code,
  * and the code blocks and lists that follow it, within PASSAGE_CHARS (a list or table a lead-in announces, up to
  * CODE_CHARS); after an option's fields (a `**Type:**`, `**Default:**` list) the paragraphs that describe it too.
  * Code blocks are never cut: one too long for the budget is left out whole. A prose block longer than the budget is
- * cut to its part that matches (fitBlock), so no single block makes an answer long.
+ * cut to its part that matches (fitBlock), so no single block makes an answer long. A passage is quoted only when it
+ * holds PASSAGE_THRESHOLD of the question itself (passageCoverage): a section can cover the question in blocks its
+ * passage leaves out.
  */
 import { Lru } from './lru.ts';
 import type { Corrections, TermPages } from './search.ts';
 import { announcesNext, fenceTracker, isFieldList, isLabel, isLeadIn, markdownSections, type Block, type Section } from './markdown-sections.ts';
 import { INLINE_LINK } from './inline-markdown.ts';
-import { NO_CORRECTIONS, alternativesOf, has, namesTerm, questionTerms, readText, termCounts, type Alternative } from './question-words.ts';
+import { NO_CORRECTIONS, alternativesOf, occurrences, namesTerm, questionTerms, readText, termCounts, type Alternative } from './question-words.ts';
 
 export interface PassageSource { url: string; title: string; content: string }
 
@@ -88,7 +91,7 @@ function indexedPage(s: PassageSource): IndexedPage {
   if (cached && cached.content === s.content) return cached;
   const postings = new Map<string, [number, number][]>();
   const sections = markdownSections(s.content).map((section, i): IndexedSection => {
-    const body = termCounts(readText(section.blocks.map((b) => b.markdown).join('\n')));
+    const body = blockTermCounts(section.blocks);
     let length = 0;
     for (const [t, c] of body) {
       length += c;
@@ -103,7 +106,7 @@ function indexedPage(s: PassageSource): IndexedPage {
   return page;
 }
 
-/** Occurrences of `term` in each section's body: exact, or as the prefix of longer terms (as `has`). */
+/** Occurrences of `term` in each section's body: exact, or as the prefix of longer terms (as `occurrences`). */
 function bodyCounts(page: IndexedPage, term: string): Float64Array {
   const counts = new Float64Array(page.sections.length);
   const add = (t: string) => {
@@ -197,15 +200,17 @@ export function rankSections(query: string, sources: readonly PassageSource[], c
  */
 export function passageCoverage(passage: readonly Block[], ranked: RankedSection, title: string): number {
   const { terms, alternatives, idf, totalIdf } = ranked.question;
-  const heading = termCounts(ranked.section.heading);
-  const titled = termCounts(title, true);
-  const body = termCounts(readText(passage.map((b) => b.markdown).join('\n')));
+  const places = [termCounts(ranked.section.heading), termCounts(title, true), blockTermCounts(passage)];
   let covered = 0;
   terms.forEach((t, k) => {
-    const stand = alternatives[k]!;
-    if (namesTerm(heading, t, stand) || namesTerm(titled, t, stand) || namesTerm(body, t, stand)) covered += idf.get(t)!;
+    if (places.some((counts) => namesTerm(counts, t, alternatives[k]!))) covered += idf.get(t)!;
   });
   return covered / totalIdf;
+}
+
+/** The terms of blocks as the reader reads them (readText), counted. */
+function blockTermCounts(blocks: readonly Block[]): Map<string, number> {
+  return termCounts(readText(blocks.map((b) => b.markdown).join('\n')));
 }
 
 /** Subsections a lead-in can announce, listed at most, and the characters of a heading shown as a label. */

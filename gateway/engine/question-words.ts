@@ -2,7 +2,8 @@
  * How the answerer reads a question's words and looks for them in Markdown: the question's key terms, the words that
  * stand for each (related words, the correction of a slip of the fingers), and whether a heading, title or block
  * holds them. Shared by the ranking of sections and the choice and checking of passages (passages.ts), so that a
- * passage is judged by the same reading of the question as the section it comes from.
+ * passage is judged by the same reading of the question as the section it comes from, and by the chat answer's
+ * choice of sentences (answer.ts).
  */
 import { INLINE_LINK } from './inline-markdown.ts';
 import type { Corrections } from './search.ts';
@@ -16,8 +17,17 @@ import { isTypingSlip } from './typing-slips.ts';
  */
 export function questionTerms(query: string, filler: ReadonlySet<string> = QUESTION_FILLER): string[] {
   const all = [...new Set(answerTerms(query))];
-  const key = all.filter((t) => t.length > 1 && !STOPWORDS.has(t) && !filler.has(t));
+  const key = keyTerms(all, filler);
   return key.length ? key : all;
+}
+
+/** Whether a question has a term that carries meaning (questionTerms would not fall back to all of its words). */
+export function hasKeyTerms(query: string): boolean {
+  return keyTerms(answerTerms(query), QUESTION_FILLER).length > 0;
+}
+
+function keyTerms(terms: readonly string[], filler: ReadonlySet<string>): string[] {
+  return terms.filter((t) => t.length > 1 && !STOPWORDS.has(t) && !filler.has(t));
 }
 
 /**
@@ -48,8 +58,8 @@ export function termCounts(text: string, splitCase = false): Map<string, number>
   return counts;
 }
 
-/** Whether a term occurs: exactly, or as the prefix of a longer term (`mock` finds `mocking`'s stem `mock`, `config` finds `configuration`). */
-export function has(counts: Map<string, number>, term: string): number {
+/** How often a term occurs: exactly, or as the prefix of a longer term (`mock` finds `mocking`'s stem `mock`, `config` finds `configuration`). */
+export function occurrences(counts: Map<string, number>, term: string): number {
   const exact = counts.get(term);
   if (exact) return exact;
   if (term.length < 4) return 0;
@@ -82,5 +92,5 @@ export function alternativesOf(query: string, terms: readonly string[], correcti
 
 /** Whether a heading, title or block holds the term or a word that stands for it. */
 export function namesTerm(counts: Map<string, number>, term: string, alternatives: readonly Alternative[]): boolean {
-  return has(counts, term) > 0 || alternatives.some((a) => has(counts, a.term) > 0);
+  return occurrences(counts, term) > 0 || alternatives.some((a) => occurrences(counts, a.term) > 0);
 }

@@ -3,6 +3,8 @@
 // field, and the total counts every page holding at least one word. An in-memory index of a few synthetic pages.
 import { describe, expect, it } from 'vitest';
 import { queryTerms } from '../../gateway/engine/text.ts';
+import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
+import { buildSegment } from '../../gateway/engine/search/segment-builder.ts';
 import { fragment, miniIndex } from '../helpers/mini-index.ts';
 
 const filler = 'The runner reads the files, starts the workers and reports what happened in the terminal once done.';
@@ -91,6 +93,18 @@ describe('coverage ranking', () => {
     expect(described.ranked(question).urls[0]).toBe('/docs/commands/npx');
     // a short query ranks as before: its title and heading tiers decide
     expect(described.ranked('command package').urls).toEqual(miniIndex([npx, run, lint]).ranked('command package').urls);
+  });
+
+  it('counts descriptions in every segment of an index', () => {
+    const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
+    const npx = fragment('/docs/commands/npx', 'npx', `Run a command from a local or remote package. ${words(12)} npx accepts a package.`);
+    const run = fragment('/docs/commands/npm-run', 'npm run', `Run a script of the package: the command is looked up. ${words(2)}`);
+    const descriptions = { '/docs/commands/npx': { description: 'Run a command from a local or remote package' }, '/docs/commands/npm-run': { description: 'Run a script' } };
+    // npx in the second segment, whose term ids differ from the first's
+    const index = new SearchIndex([buildSegment([run], 1, descriptions), buildSegment([fragment('/docs/other', 'Other', words(3)), npx], 2, descriptions)]);
+    const terms = queryTerms('run a command from a package without installing it');
+    const sets = index.matchSets(terms);
+    expect(index.hit(index.rank(terms, undefined, 'any').docs[0]!, 1, false, sets).path).toBe('/docs/commands/npx');
   });
 
   it('limited rankings are the prefix of the full ranking, with the same total', () => {

@@ -576,20 +576,6 @@ describe('sections an extractive answer quotes', () => {
     expect(text).not.toContain('run:');
     expect(text).toContain('- the stdout of a child process is a stream');
   });
-
-  it('does not quote a passage that holds little of the question, whatever its section holds elsewhere', async () => {
-    // the section holds every word of the question in a workflow's code; its best paragraph holds one of them
-    const workflow = '```yaml\n# a GitHub pull request from a fork branch\non:\n  pull_request:\n    branches: [main]\n```';
-    const sharding = page('sharding', 'Improving Performance', `## Sharding\n\nSplit the suite into shards.\n\n${workflow}\n\nIf your tests create attachments, upload them in the merge job as shown above.`);
-    let text = '';
-    const outcome = await answer({ query: 'create a pull request from a fork branch on GitHub', mode: 'generate', sources: [sharding], onModelFailure: 'extractive', onText: (t) => (text += t) });
-    expect(outcome.status).toBe('not_covered');
-    expect(text).toMatch(/^The documentation does not cover this question/);
-    // the same section answers a question its paragraph holds
-    text = '';
-    await answer({ query: 'upload attachments in the merge job', mode: 'generate', sources: [sharding], onModelFailure: 'extractive', onText: (t) => (text += t) });
-    expect(text).toContain('If your tests create attachments, upload them in the merge job as shown above. [1]');
-  });
 });
 
 describe('citationFilter', () => {

@@ -351,7 +351,7 @@ export class QueryScorer {
     }
     // a short query: the pages holding all its words first (a tier above every partial match), and above them the
     // pages whose section headings hold them all (`vi.spyOn` is the reference section, not a guide that uses it)
-    const short = nCounted <= ALL_WORDS_FIRST_MAX;
+    const short = !question;
     const allFirst = short && allCovered > 0;
     for (let k = 0; k < nc; k++) {
       const d = candidates[k]!;

@@ -63,7 +63,11 @@ export interface SegmentData {
   /** Title postings: term → pages whose title holds it. */
   titlePostingsStart: Int32Array;
   titlePostingPages: PageArray;
-  /** Description postings: term → pages whose frontmatter description (the build manifest's) holds it. */
+  /**
+   * Description postings: term → pages whose frontmatter description (the build manifest's) holds it. A description's
+   * words are the page's lead paragraph too, so nearly all are body terms; one found only there (the build manifest's
+   * text differing from the rendered page) is a term of the dictionary with no body postings.
+   */
   descriptionPostingsStart: Int32Array;
   descriptionPostingPages: PageArray;
   /** Heading postings: term → pages with a section heading (h2–h6) that holds it (the heading tier, query.ts). */
