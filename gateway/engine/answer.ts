@@ -75,6 +75,11 @@ function matchQuery(opts: AnswerOptions): string {
   return opts.focus !== undefined && hasKeyTerms(opts.focus) ? opts.focus : opts.query;
 }
 
+/** Who an answer says does not cover a question or has no page for it. */
+function coverageSubject(opts: AnswerOptions): string {
+  return opts.coverageSubject ?? 'The documentation';
+}
+
 const DEFAULT_SOURCE_CHARS = 3000;
 const MAX_PROMPT_SOURCE_CHARS = 16000;
 
@@ -257,7 +262,7 @@ function citedPages(opts: AnswerOptions, sections: readonly RankedSection[]): st
 }
 
 function notCovered(opts: AnswerOptions): AnswerOutcome {
-  const subject = opts.coverageSubject ?? 'The documentation';
+  const subject = coverageSubject(opts);
   const closest = opts.sources.slice(0, 3);
   const text = closest.length
     ? `${subject} does not cover this question. The closest pages are:\n\n${closest.map((s) => `- [${linkLabel(s.title)}](${s.url})`).join('\n')}`
@@ -408,10 +413,11 @@ async function extractiveSections(opts: AnswerOptions, ranked: readonly RankedSe
   // reference's example): a passage, and each block of some length, is quoted once
   const quoted = new Set<string>();
   const quotedBlocks = new Set<string>();
+  const question = matchQuery(opts);
   for (const section of picked) {
     if (chosen.length === passageLimit) break;
     const source = opts.sources[section.source]!;
-    let passage = withAnnouncedSubsections(sectionPassage(section.section, matchQuery(opts), opts.corrections), source, section.section);
+    let passage = withAnnouncedSubsections(sectionPassage(section.section, question, opts.corrections), source, section.section);
     // summarize leads each passage with its label already
     if (opts.mode !== 'summarize') passage = withOptionName(describedPage(passage, source.title), section.section.heading || source.title);
     const text = passage.map((b) => b.markdown).join('\n\n');
@@ -516,7 +522,7 @@ async function extractiveAnswer(opts: AnswerOptions, append: boolean): Promise<A
   await Promise.resolve();
   signal?.throwIfAborted();
   if (sources.length === 0) {
-    emit(`${opts.coverageSubject ?? 'The documentation'} has no pages matching this question.`);
+    emit(`${coverageSubject(opts)} has no pages matching this question.`);
     return { backend: 'extractive', citations: [] };
   }
   const cands = rankSentences(matchQuery(opts), sources);
