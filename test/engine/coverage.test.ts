@@ -50,6 +50,16 @@ describe('coverage ranking', () => {
     expect(ranked).toEqual(['/docs/guide/retries', '/docs/guide/notes']);
   });
 
+  it('a word no page holds does not empty the title tier: the title holding every other word still ranks first', () => {
+    // as "What projects has Robin done?" on a portfolio that never says "done"; the contact page has a "Project enquiries" section
+    const projects = fragment('/projects', 'Projects', `A selection of recent work, one project at a time. ${filler.repeat(4)}`);
+    const contact = fragment('/contact', 'Contact', `Project enquiries Describe the project and its timeline. ${filler}`);
+    contact.anchors = [{ element: 'h2', id: 'project-enquiries', text: 'Project enquiries', location: 0 }];
+    const mini = miniIndex([projects, contact]);
+    expect(mini.ranked('projects').urls).toEqual(['/projects', '/contact']);
+    expect(mini.ranked('projects zyxwvutsrq').urls).toEqual(['/projects', '/contact']);
+  });
+
   it('a short query ranks the pages whose section headings hold it above pages that only mention it', () => {
     const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
     // the reference: a long page with a section headed `vi.spyOn`; the guide: a short page that uses it twice

@@ -313,6 +313,10 @@ export class QueryScorer {
       allTerms |= 1 << ti;
       if (!filler) meaningful |= 1 << ti;
     }
+    // the title tier asks a title for every word the index holds: a word no page has (filler the site never uses,
+    // "what projects has Robin done") cannot be in any title, and would leave the tier empty
+    let nKnown = 0;
+    for (let ti = 0; ti < nT; ti++) if (allTerms & (1 << ti)) nKnown++;
     const candidates = this.candidates;
     let nc = 0;
     let maxBody = 0;
@@ -332,7 +336,7 @@ export class QueryScorer {
       if (match === 'all' ? mask !== (1 << nT) - 1 : mask === 0) continue;
       if (typeFilter >= 0 && documents.types[d] !== typeFilter) continue;
       candidates[nc++] = d;
-      if (titleMatched[d] === nT) continue;
+      if (titleMatched[d] === nKnown) continue;
       // covered: the bits of mask & counted
       let bits = mask & counted;
       bits -= (bits >>> 1) & 0x5555;
@@ -355,7 +359,7 @@ export class QueryScorer {
     const allFirst = short && allCovered > 0;
     for (let k = 0; k < nc; k++) {
       const d = candidates[k]!;
-      if (titleMatched[d] === nT) continue;
+      if (titleMatched[d] === nKnown) continue;
       if (allFirst && (matched[d]! & counted) === counted) fin[d]! += maxPartial;
       if (fin[d]! > maxBody) maxBody = fin[d]!;
     }
@@ -366,7 +370,7 @@ export class QueryScorer {
       const all = (1 << nT) - 1;
       for (let j = 0; j < headed; j++) {
         const d = this.headedPages[j]!;
-        if (titleMatched[d] === nT || (match === 'all' && matched[d] !== all) || (typeFilter >= 0 && documents.types[d] !== typeFilter)) continue;
+        if (titleMatched[d] === nKnown || (match === 'all' && matched[d] !== all) || (typeFilter >= 0 && documents.types[d] !== typeFilter)) continue;
         fin[d]! += offset;
         if (fin[d]! > maxBody) maxBody = fin[d]!;
       }
@@ -376,11 +380,11 @@ export class QueryScorer {
     let max = 0;
     for (let k = 0; k < nc; k++) {
       const d = candidates[k]!;
-      if (titleMatched[d] === nT) fin[d] = (bm25[d]! + maxBody) * (1 + nT / Math.max(nT, documents.titleTerms(d))) * (titleSimilarity[d]! / nT);
+      if (titleMatched[d] === nKnown) fin[d] = (bm25[d]! + maxBody) * (1 + nKnown / Math.max(nKnown, documents.titleTerms(d))) * (titleSimilarity[d]! / nKnown);
       if (fin[d]! > max) max = fin[d]!;
     }
     const keys: RankingKeys = {
-      scores: fin, titleMatches: titleMatched, termCount: nT, urlRank: documents.urlRank, byUrlRank: documents.byUrlRank, urlRankBits: documents.urlRankBits,
+      scores: fin, titleMatches: titleMatched, termCount: nKnown, urlRank: documents.urlRank, byUrlRank: documents.byUrlRank, urlRankBits: documents.urlRankBits,
     };
     const nOut = topK !== undefined && topK < nc ? Math.max(0, Math.floor(topK)) : nc;
     const docs = nOut === nc ? sortAll(keys, candidates, nc) : nOut <= TOP_K_MAX ? selectTop(keys, candidates, nc, nOut) : sortAll(keys, candidates, nc).slice(0, nOut);
@@ -389,7 +393,7 @@ export class QueryScorer {
     for (let r = 0; r < nOut; r++) {
       const d = docs[r]!;
       scores[r] = max > 0 ? Math.round((fin[d]! / max) * 1e6) / 1e6 : 1;
-      titleMatch[r] = titleMatched[d] === nT ? 1 : 0;
+      titleMatch[r] = titleMatched[d] === nKnown ? 1 : 0;
     }
     // a title match with a zero body score can tie the best body score: keep scores non-increasing anyway
     for (let r = 1; r < nOut; r++) if (scores[r]! > scores[r - 1]!) scores[r] = scores[r - 1]!;
