@@ -73,6 +73,19 @@ describe('coverage ranking', () => {
     expect(mini.ranked('vi.spyOn original').urls[0]).toBe('/docs/guide/spies');
   });
 
+  it('a short query naming a page and one of its sections ranks that page with the heading tier ("bunfig preload")', () => {
+    const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
+    // the reference: a long page whose title holds one word, a section heading the other; guides hold both, often
+    const title = 'The bunfig.toml reference of the runtime and its package manager';
+    const reference = fragment('/docs/runtime/bunfig', title, `${words(20)} preload Scripts to run before a file. ${words(20)}`);
+    reference.anchors = [{ element: 'h3', id: 'preload', text: 'preload', location: reference.content.split(' ').indexOf('preload') }];
+    const guide = 'Preload it: add the preload script to bunfig.toml. In bunfig.toml, preload runs first; bunfig.toml preload, bunfig.toml preload.';
+    const guides = [1, 2].map((n) => fragment(`/docs/guides/testing-${n}`, `Testing ${n}`, guide));
+    const others = [1, 2, 3, 4, 5, 6].map((n) => fragment(`/docs/other-${n}`, `Other ${n}`, filler));
+    const mini = miniIndex([...guides, reference, ...others]);
+    expect(mini.ranked('bunfig preload').urls).toEqual(['/docs/runtime/bunfig', '/docs/guides/testing-1', '/docs/guides/testing-2']);
+  });
+
   it('an id kept inside a heading (another tool\'s id beside it) names that heading\'s section, not one of its own', () => {
     const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
     const page = fragment('/docs/api/vi', 'Vi', `${words(3)} vi.fn Creates a spy on a function. ${words(3)} vi.when Stubs by argument. ${words(3)}`);

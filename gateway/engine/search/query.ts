@@ -125,8 +125,9 @@ export class QueryScorer {
   }
 
   /**
-   * The heading tier's marks: for each page of this query (stamp) whose section headings hold every counted term as
-   * typed (exact expansions only: a prefix or a typo neighbour is not the heading the query names), its mask
+   * The heading tier's marks: for each page of this query (stamp) whose section headings, with its title, hold every
+   * counted term, a heading at least one of them, as typed (exact expansions only: a prefix or a typo neighbour is not
+   * the heading the query names; "bunfig preload" names the `preload` section of the page titled `bunfig.toml`), its mask
    * (headingMask, valid where headingStamp is the query's). Returns how many pages hold them all, listed first in
    * headedPages. Run only for short queries, after their pages are scored: a question pays nothing for it.
    */
@@ -149,7 +150,7 @@ export class QueryScorer {
             if (queryStamp[d] !== stamp || (matched[d]! & bit) === 0) continue;
             if (headingStamp[d] !== stamp) {
               headingStamp[d] = stamp;
-              headingMask[d] = 0;
+              headingMask[d] = this.titleMask[d]! & counted;
             }
             if ((headingMask[d]! & bit) === 0) {
               headingMask[d]! |= bit;
