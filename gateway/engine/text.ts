@@ -96,7 +96,7 @@ export function primaryTerm(raw: string): string {
 const STOPWORD_LIST =
   'a an and are as at be been by can could did do does doing for from had has have how i if in into is it its me my of on ' +
   'or our should so than that the their them then there these they this those to us was we were what when where which who ' +
-  'whom will with would you your about please tell explain describe show give';
+  'whom will with would you your about please';
 
 /** Common English function words (stemmed like index terms): dropped from queries that have other terms. */
 export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(' ').map((w) => primaryTerm(w)));
@@ -108,7 +108,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(STOPWORD_LIST.split(' ').m
  */
 export const QUESTION_FILLER: ReadonlySet<string> = new Set(
   ('use using want way ways get need make done possible there instead some any only just own like one few several many much ' +
-    'between difference also really able thing things going keep same different why')
+    'between difference also really able thing things going keep same different why tell explain describe show give')
     .split(' ')
     .map((w) => primaryTerm(w)),
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEntities, queryTerms, splitSentences, stem, toPlainText, wordTerms } from '../../gateway/engine/text.ts';
+import { QUESTION_FILLER, decodeEntities, queryTerms, splitSentences, stem, toPlainText, wordTerms } from '../../gateway/engine/text.ts';
 
 describe('text utilities', () => {
   it('stems plurals and verb forms the same way on both sides', () => {
@@ -54,6 +54,14 @@ describe('text utilities', () => {
   it('keeps "why" in queries (titles such as "Why Vitest") while dropping other function words', () => {
     expect(queryTerms('Why Vitest')).toEqual(['vitest', 'why']);
     expect(queryTerms('what is the config')).toEqual(['config']);
+  });
+
+  it('keeps the verbs a question is asked with, which also name APIs and commands (`describe.skip`, `npm explain`)', () => {
+    expect(queryTerms('describe skip')).toEqual(['describ', 'skip']);
+    expect(queryTerms('npm explain')).toEqual(['explain', 'npm']);
+    expect(queryTerms('npm show')).toEqual(['npm', 'show']);
+    // as question filler they weigh little in the ranking (query.ts FILLER_WEIGHT)
+    expect(['tell', 'explain', 'describe', 'show', 'give'].every((w) => QUESTION_FILLER.has(queryTerms(w)[0]!))).toBe(true);
   });
 
   it('canonicalizes queries: dedupe, sort, drop punctuation', () => {
