@@ -102,6 +102,24 @@ describe('coverage ranking', () => {
     expect(hit.url).toBe('/docs/api/vi#vifn');
   });
 
+  it("a hit lands on the section whose heading holds the query's words, not on one whose body repeats one of them", () => {
+    // Vite's features page: "Glob Import", then a subsection whose code says `import.meta.glob` again and again
+    const body = 'import.meta.glob import glob import import from glob import';
+    const page = fragment('/docs/guide/features', 'Features', `${filler} Glob Import Vite imports many modules at once. Named Imports ${body} ${body} ${filler}`);
+    const at = (word: string) => page.content.split(' ').indexOf(word);
+    page.anchors = [
+      { element: 'h2', id: 'glob-import', text: 'Glob Import', location: at('Glob') },
+      { element: 'h3', id: 'named-imports', text: 'Named Imports', location: at('Named') },
+    ];
+    const mini = miniIndex([page, fragment('/docs/guide/other', 'Other', filler)]);
+    const terms = queryTerms('glob import');
+    const sets = mini.index.matchSets(terms);
+    const doc = mini.index.rank(terms, undefined, 'any').docs[0]!;
+    // from the section postings (a hit past the first ranks) and from the page's words (the first ranks) alike
+    expect(mini.index.hit(doc, 1, false, sets, false).url).toBe('/docs/guide/features#glob-import');
+    expect(mini.index.hit(doc, 1, false, sets, true).url).toBe('/docs/guide/features#glob-import');
+  });
+
   it("a question's words in a page's description count for it, when it holds two or more of them", () => {
     const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
     // a reference page named by its command, long: the words of its description are drowned in its body

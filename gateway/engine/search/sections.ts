@@ -1,7 +1,7 @@
 /**
- * Choosing a hit's section: the intro or the anchor section of a page where the query's matches are densest
- * (heading matches count 3×), and whether heading words matched (a heading hit). The hit's url, type and excerpt
- * follow from that choice (hits.ts).
+ * Choosing a hit's section: the intro or the anchor section of a page that matches the query best (sectionScore:
+ * the section whose heading holds the query's words before one whose body repeats them), and whether heading words
+ * matched (a heading hit). The hit's url, type and excerpt follow from that choice (hits.ts).
  *
  * Why section postings instead of the page's words: the choice is a lookup over the query's term ids (a binary
  * search per id in the term's ascending section list), so a hit in the long tail of an unlimited ranking costs no
@@ -16,6 +16,21 @@ import { type AnchorInfo, SECTION_BODY_BITS, SECTION_BODY_MAX, SECTION_HEADING_M
 
 /** A match set's section postings in one segment: id q of the set has entries [from[q], to[q]) of sections/counts. */
 interface SectionPostings { sections: Int32Array; counts: Uint16Array; from: Int32Array; to: Int32Array; n: number }
+/**
+ * A section's score: each query word its heading holds weighs HEADING_MATCH_WEIGHT, its body's matches count up to
+ * BODY_MATCHES_COUNTED. A heading naming a query word says what the section is about, while a body repeating the
+ * query's commonest word says little more after a few times: with heading matches at 3 and bodies counted whole,
+ * "glob import" landed on Vite's "Named Imports" subsection (its code says `import.meta.glob` again and again), not
+ * on "Glob Import" above it. Measured on every heading of the Vitest, Vite and Bun docs
+ * (content/docs/getting-started/search-engine.md).
+ */
+const HEADING_MATCH_WEIGHT = 6;
+const BODY_MATCHES_COUNTED = 6;
+
+function sectionScore(body: number, head: number): number {
+  return Math.min(body, BODY_MATCHES_COUNTED) + HEADING_MATCH_WEIGHT * head;
+}
+
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_U16 = new Uint16Array(0);
 /** Section postings entries of a query (one segment) past which query-excerpt hits read their pages' words (byWords). */
@@ -216,7 +231,7 @@ export class SectionChooser {
     return { body, head };
   }
 
-  /** The section with the most matches (heading matches 3×), the first on ties; sets headingHit. */
+  /** The section with the best sectionScore, the first on ties; sets headingHit. */
   private best(nS: number): number {
     const body = this.bodyCounts;
     const head = this.headingCounts;
@@ -224,7 +239,7 @@ export class SectionChooser {
     let bestScore = -1;
     let headingHit = 0;
     for (let j = 0; j < nS; j++) {
-      const sc = body[j]! + 3 * head[j]!;
+      const sc = sectionScore(body[j]!, head[j]!);
       if (sc > bestScore) {
         bestScore = sc;
         best = j - 1;
@@ -246,7 +261,7 @@ export class SectionChooser {
       let headingHit = 0;
       for (let j = 0, at = 2 * sec0; j < nS; j++, at += 2) {
         const h = acc[at + 1]!;
-        const sc = acc[at]! + 3 * h;
+        const sc = sectionScore(acc[at]!, h);
         if (sc > bestScore) {
           bestScore = sc;
           best = j - 1;
