@@ -14,6 +14,7 @@ import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
 import { SET_NAMES, builtPages, loadEvalSets, type EvalQuery, type EvalSets } from './lib/eval/judged-set.ts';
 import { answerCheck, citedPath, mean, recall, reciprocalRank } from './lib/eval/metrics.ts';
 import { apiSearchRanker, askRanker, generateAnswer, minisearchRanker, pagefindRanker, type Ranker } from './lib/eval/rankers.ts';
+import { sectionLanding } from './lib/eval/section-landing.ts';
 import { SYSTEMS, markdownReport, type AnswerScores, type EvalReport, type RankingScores, type SystemName } from './lib/eval/report.ts';
 import { startGateway } from './lib/gateway-process.ts';
 
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   mkdirSync(work, { recursive: true });
   await build(corpusDir());
   const manifestFile = join(siteDir, 'build-manifest.json');
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { pages: { path: string; title: string; md: string; source?: string }[] };
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { pages: { path: string; title: string; md: string; source?: string; headings?: { depth: number; slug?: string; text: string }[] }[] };
   const sets: EvalSets = loadEvalSets(resolve(args.set), builtPages(manifest.pages, manifestFile));
 
   const gw = await startGateway(distDir, { RATE_LIMIT_MAX: '1000000', SITE_URL });
@@ -167,7 +168,8 @@ async function main(): Promise<void> {
       if (check.firstCitedJudged) answers.typosFirstCitedJudged++;
     }
 
-    const report: EvalReport = { corpus: corpusName, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, misses, answerMisses };
+    const sections = await sectionLanding(gw.url, manifest.pages);
+    const report: EvalReport = { corpus: corpusName, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, sections, misses, answerMisses };
     const md = markdownReport(report);
     console.log(`\n${md}`);
     const results = join(repoRoot, 'bench/results');

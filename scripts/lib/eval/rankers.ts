@@ -23,7 +23,7 @@ function uniquePages(urls: readonly string[]): string[] {
   return [...new Set(urls.map(citedPath))];
 }
 
-async function getJson(url: string, attempts = 3): Promise<unknown> {
+export async function getJson(url: string, attempts = 3): Promise<unknown> {
   let res: Response;
   let body: unknown;
   try {

@@ -2,6 +2,7 @@
  * The evaluation's results: one JSON document (bench/results/relevance.json) and the Markdown tables the docs page
  * on search quality shows (bench/results/relevance.md).
  */
+import type { SectionLanding } from './section-landing.ts';
 import type { SetName } from './judged-set.ts';
 
 export const SYSTEMS = ['api-search', 'ask', 'pagefind', 'minisearch'] as const;
@@ -38,6 +39,8 @@ export interface EvalReport {
   pages: number;
   ranking: Record<Exclude<SetName, 'unanswerable'>, Record<SystemName, RankingScores>>;
   answers: AnswerScores;
+  /** Headings searched as typed: whether the result for the heading's page opens that section (section-landing.ts). */
+  sections: SectionLanding;
   /** Per query and system: the rank of the first judged page (0 = not in the top 10), for digging into misses. */
   misses: Record<string, { query: string; system: SystemName; top: string[] }[]>;
   /**
@@ -78,5 +81,11 @@ export function markdownReport(r: EvalReport): string {
   lines.push(`| Answerable questions answered "not covered" | ${pct(a.notCoveredOnAnswerable, a.answerable)} (${a.notCoveredOnAnswerable}/${a.answerable}) |`);
   lines.push(`| Queries with typos answered (not "not covered") | ${pct(a.typosAnswered, a.typos)} (${a.typosAnswered}/${a.typos}) |`);
   lines.push(`| Queries with typos citing a judged page / first citation judged | ${pct(a.typosCiteJudged, a.typos)} / ${pct(a.typosFirstCitedJudged, a.typos)} |`);
+  const landing = (label: string, l: SectionLanding[keyof SectionLanding]) =>
+    `| ${label} | ${l.headings} | ${pct(l.pageFound, l.headings)} | ${pct(l.onSection, l.pageFound)} (${l.onSection}/${l.pageFound}) |`;
+  lines.push('', '| Headings no other heading repeats, searched on `/api/search` | Headings | Page in the top 10 | Its result opens that section |', '|---|---:|---:|---:|');
+  lines.push(landing('Plain headings of 2–4 words, as written (`Glob Import`)', r.sections.plain));
+  lines.push(landing('API and option headings, as written (`vi.spyOn`)', r.sections.api));
+  lines.push(landing('The same, as words (`vi spyOn`)', r.sections.apiAsWords));
   return `${lines.join('\n')}\n`;
 }
