@@ -86,6 +86,27 @@ describe('coverage ranking', () => {
     expect(mini.ranked('bunfig preload').urls).toEqual(['/docs/runtime/bunfig', '/docs/guides/testing-1', '/docs/guides/testing-2']);
   });
 
+  it('a page whose title holds the query and whose heading names it ranks in the heading tier', () => {
+    const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
+    // "show config": "show" is filler, so only "config" is counted; both pages have a heading holding it
+    const config = fragment('/docs/config', 'Config', `${words(4)} Config options Every option the file takes. ${words(4)}`);
+    config.anchors = [{ element: 'h2', id: 'config-options', text: 'Config options', location: config.content.split(' ').indexOf('options') - 1 }];
+    const guide = fragment('/docs/guide', 'Guide', `${words(2)} Config Show the config you wrote. ${words(2)}`);
+    guide.anchors = [{ element: 'h2', id: 'config', text: 'Config', location: guide.content.split(' ').indexOf('Config') }];
+    const mini = miniIndex([guide, config]);
+    expect(mini.ranked('show config').urls[0]).toBe('/docs/config');
+  });
+
+  it('a word only a description holds is a word no page holds: the title holding every other word still ranks first', () => {
+    const projects = fragment('/projects', 'Projects', `A selection of recent work, one project at a time. ${filler.repeat(4)}`);
+    const contact = fragment('/contact', 'Contact', `Project enquiries Describe the project, the project's timeline and the project's budget. ${filler}`);
+    contact.anchors = [{ element: 'h2', id: 'project-enquiries', text: 'Project enquiries', location: 0 }];
+    const mini = miniIndex([projects, contact], { '/contact': 'Write to me about a finished commission' });
+    expect(mini.ranked('projects commission').urls).toEqual(['/projects', '/contact']);
+    // in the title tier: the Projects title holds every word some page's text or title holds
+    expect(mini.index.rank(queryTerms('projects commission'), undefined, 'any').titleMatch[0]).toBe(1);
+  });
+
   it('an id kept inside a heading (another tool\'s id beside it) names that heading\'s section, not one of its own', () => {
     const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
     const page = fragment('/docs/api/vi', 'Vi', `${words(3)} vi.fn Creates a spy on a function. ${words(3)} vi.when Stubs by argument. ${words(3)}`);
@@ -113,11 +134,14 @@ describe('coverage ranking', () => {
     ];
     const mini = miniIndex([page, fragment('/docs/guide/other', 'Other', filler)]);
     const terms = queryTerms('glob import');
-    const sets = mini.index.matchSets(terms);
-    const doc = mini.index.rank(terms, undefined, 'any').docs[0]!;
-    // from the section postings (a hit past the first ranks) and from the page's words (the first ranks) alike
-    expect(mini.index.hit(doc, 1, false, sets, false).url).toBe('/docs/guide/features#glob-import');
-    expect(mini.index.hit(doc, 1, false, sets, true).url).toBe('/docs/guide/features#glob-import');
+    // from the section postings (a hit past the first ranks, or a query whose postings are few) and from the page's
+    // words (a query-excerpt hit of a query whose postings are many: here every query, wordsOverPostings 0) alike
+    for (const index of [mini.index, new SearchIndex([mini.segment], { wordsOverPostings: 0 })]) {
+      const sets = index.matchSets(terms);
+      const doc = index.rank(terms, undefined, 'any').docs[0]!;
+      expect(index.hit(doc, 1, false, sets, false).url).toBe('/docs/guide/features#glob-import');
+      expect(index.hit(doc, 1, false, sets, true).url).toBe('/docs/guide/features#glob-import');
+    }
   });
 
   it("a question's words in a page's description count for it, when it holds two or more of them", () => {

@@ -9,9 +9,10 @@
  * FILLER_WEIGHT; a question's words in a page's description add DESCRIPTION_WEIGHT. Coverage: the score is
  * multiplied by the share of the query's meaningful (non-filler) words the page holds, and a query of one or two
  * meaningful words ranks the pages holding all of them first, and above those the pages whose section headings
- * (h2–h6) hold them all, as typed (not a prefix or a typo neighbour): `vi.spyOn` finds the reference section before
- * the guides that use it. Pages whose title holds every term rank above all
- * others (shorter titles, and exact rather than prefix title matches, first); ties by url (top-k.ts).
+ * (h2–h6) with the title hold them all, a heading at least one of them as typed (not a prefix or a typo neighbour):
+ * `vi.spyOn` finds the reference section before the guides that use it. Pages whose title holds every term some page's
+ * text or title holds (a word no page has, or only a description, is left out) rank above all others (shorter titles,
+ * and exact rather than prefix title matches, first); ties by url (top-k.ts).
  *
  * Why per-worker scratch arrays the size of the index, stamped per query: a query touches a few thousand pages of
  * tens of thousands, and allocating or clearing per-page arrays per query would cost more than the scoring.
@@ -150,7 +151,9 @@ export class QueryScorer {
             if (queryStamp[d] !== stamp || (matched[d]! & bit) === 0) continue;
             if (headingStamp[d] !== stamp) {
               headingStamp[d] = stamp;
-              headingMask[d] = this.titleMask[d]! & counted;
+              // the title's words count with the headings; this heading's own word is set below, so a page whose
+              // title already holds every counted word is listed by a heading naming one of them
+              headingMask[d] = this.titleMask[d]! & counted & ~bit;
             }
             if ((headingMask[d]! & bit) === 0) {
               headingMask[d]! |= bit;
@@ -257,6 +260,7 @@ export class QueryScorer {
       const termNumber = ++this.termNumber;
       const bit = 1 << ti;
       let nt = 0;
+      let inTitles = false;
       for (const v of expansions) {
         for (let k = 0; k < segments.length; k++) {
           const id = v.ids[k]!;
@@ -275,6 +279,7 @@ export class QueryScorer {
           }
           for (let e = titlePostingsStart[id]!, end = titlePostingsStart[id + 1]!; e < end; e++) {
             const d = base + titlePostingPages[e]!;
+            inTitles = true;
             touch(d);
             // the first expansion of this term in the title counts it (and its similarity)
             if ((titleMask[d]! & bit) === 0) {
@@ -285,6 +290,11 @@ export class QueryScorer {
             matched[d]! |= bit;
           }
         }
+      }
+      // a word only descriptions hold (the vocabulary has it, no page's text or title does) is a word no page holds
+      if (nt === 0 && !inTitles) {
+        if (match === 'all') return empty;
+        continue;
       }
       const filler = QUESTION_FILLER.has(terms[ti]!);
       const idf = (filler ? FILLER_WEIGHT : 1) * Math.log(1 + (N - nt + 0.5) / (nt + 0.5));
@@ -314,10 +324,10 @@ export class QueryScorer {
       allTerms |= 1 << ti;
       if (!filler) meaningful |= 1 << ti;
     }
-    // the title tier asks a title for every word the index holds: a word no page has (filler the site never uses,
-    // "what projects has Robin done") cannot be in any title, and would leave the tier empty
-    let nKnown = 0;
-    for (let ti = 0; ti < nT; ti++) if (allTerms & (1 << ti)) nKnown++;
+    // the title tier asks a title for every word some page's text or title holds: a word no page has (filler the site
+    // never uses, "what projects has Robin done") cannot be in any title, and would leave the tier empty
+    let knownTerms = 0;
+    for (let ti = 0; ti < nT; ti++) if (allTerms & (1 << ti)) knownTerms++;
     const candidates = this.candidates;
     let nc = 0;
     let maxBody = 0;
@@ -337,7 +347,7 @@ export class QueryScorer {
       if (match === 'all' ? mask !== (1 << nT) - 1 : mask === 0) continue;
       if (typeFilter >= 0 && documents.types[d] !== typeFilter) continue;
       candidates[nc++] = d;
-      if (titleMatched[d] === nKnown) continue;
+      if (titleMatched[d] === knownTerms) continue;
       // covered: the bits of mask & counted
       let bits = mask & counted;
       bits -= (bits >>> 1) & 0x5555;
@@ -360,7 +370,7 @@ export class QueryScorer {
     const allFirst = short && allCovered > 0;
     for (let k = 0; k < nc; k++) {
       const d = candidates[k]!;
-      if (titleMatched[d] === nKnown) continue;
+      if (titleMatched[d] === knownTerms) continue;
       if (allFirst && (matched[d]! & counted) === counted) fin[d]! += maxPartial;
       if (fin[d]! > maxBody) maxBody = fin[d]!;
     }
@@ -371,7 +381,7 @@ export class QueryScorer {
       const all = (1 << nT) - 1;
       for (let j = 0; j < headed; j++) {
         const d = this.headedPages[j]!;
-        if (titleMatched[d] === nKnown || (match === 'all' && matched[d] !== all) || (typeFilter >= 0 && documents.types[d] !== typeFilter)) continue;
+        if (titleMatched[d] === knownTerms || (match === 'all' && matched[d] !== all) || (typeFilter >= 0 && documents.types[d] !== typeFilter)) continue;
         fin[d]! += offset;
         if (fin[d]! > maxBody) maxBody = fin[d]!;
       }
@@ -381,11 +391,11 @@ export class QueryScorer {
     let max = 0;
     for (let k = 0; k < nc; k++) {
       const d = candidates[k]!;
-      if (titleMatched[d] === nKnown) fin[d] = (bm25[d]! + maxBody) * (1 + nKnown / Math.max(nKnown, documents.titleTerms(d))) * (titleSimilarity[d]! / nKnown);
+      if (titleMatched[d] === knownTerms) fin[d] = (bm25[d]! + maxBody) * (1 + knownTerms / Math.max(knownTerms, documents.titleTerms(d))) * (titleSimilarity[d]! / knownTerms);
       if (fin[d]! > max) max = fin[d]!;
     }
     const keys: RankingKeys = {
-      scores: fin, titleMatches: titleMatched, termCount: nKnown, urlRank: documents.urlRank, byUrlRank: documents.byUrlRank, urlRankBits: documents.urlRankBits,
+      scores: fin, titleMatches: titleMatched, termCount: knownTerms, urlRank: documents.urlRank, byUrlRank: documents.byUrlRank, urlRankBits: documents.urlRankBits,
     };
     const nOut = topK !== undefined && topK < nc ? Math.max(0, Math.floor(topK)) : nc;
     const docs = nOut === nc ? sortAll(keys, candidates, nc) : nOut <= TOP_K_MAX ? selectTop(keys, candidates, nc, nOut) : sortAll(keys, candidates, nc).slice(0, nOut);
@@ -394,7 +404,7 @@ export class QueryScorer {
     for (let r = 0; r < nOut; r++) {
       const d = docs[r]!;
       scores[r] = max > 0 ? Math.round((fin[d]! / max) * 1e6) / 1e6 : 1;
-      titleMatch[r] = titleMatched[d] === nKnown ? 1 : 0;
+      titleMatch[r] = titleMatched[d] === knownTerms ? 1 : 0;
     }
     // a title match with a zero body score can tie the best body score: keep scores non-increasing anyway
     for (let r = 1; r < nOut; r++) if (scores[r]! > scores[r - 1]!) scores[r] = scores[r - 1]!;

@@ -19,10 +19,9 @@ interface SectionPostings { sections: Int32Array; counts: Uint16Array; from: Int
 /**
  * A section's score: each query word its heading holds weighs HEADING_MATCH_WEIGHT, its body's matches count up to
  * BODY_MATCHES_COUNTED. A heading naming a query word says what the section is about, while a body repeating the
- * query's commonest word says little more after a few times: with heading matches at 3 and bodies counted whole,
- * "glob import" landed on Vite's "Named Imports" subsection (its code says `import.meta.glob` again and again), not
- * on "Glob Import" above it. Measured on every heading of the Vitest, Vite and Bun docs
- * (content/docs/getting-started/search-engine.md).
+ * query's commonest word says little more after a few times: "glob import" asks for Vite's "Glob Import" section, not
+ * the "Named Imports" subsection under it whose code says `import.meta.glob` again and again. Measured on the headings
+ * of the Vitest, Vite, Bun and npm docs (content/docs/getting-started/search-engine.md).
  */
 const HEADING_MATCH_WEIGHT = 6;
 const BODY_MATCHES_COUNTED = 6;
