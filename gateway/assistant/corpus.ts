@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Manifest } from '../engine/manifest.ts';
 import type { Corrections, SearchEngine, TermPages } from '../engine/search.ts';
-import { STOPWORDS, queryTerms } from '../engine/text.ts';
+import { QUESTION_FILLER, STOPWORDS, queryTerms } from '../engine/text.ts';
 import type { AnswerSource } from '../engine/answer.ts';
 
 export interface CorpusPage {
@@ -90,7 +90,7 @@ export async function loadCorpus(manifest: Manifest, siteDir: string, siteUrl: s
       const ask = (query: string) => engine.search(query, { limit: limit * 4, match: 'any', signal: opts.signal });
       // without the owner's name unless nothing else is left ("Who is Robin?")
       const focused = withoutOwnerName(question, owner);
-      const hasContent = queryTerms(focused).some((t) => !STOPWORDS.has(t));
+      const hasContent = queryTerms(focused).some((t) => !STOPWORDS.has(t) && !QUESTION_FILLER.has(t));
       let searched = hasContent ? focused : question;
       let found = await ask(searched);
       if (found.hits.length === 0 && searched !== question) found = await ask((searched = question));

@@ -241,6 +241,8 @@ describe('answers without a model backend (extractive)', () => {
     // "done" is a form of "do", not a word the pages must hold; no page says it, so the Projects page's title still
     // holds every word the site knows and the page leads (not the Contact page's "Project enquiries")
     expect((await answerOf('What projects has Robin done?')).split('\n')[0]).toContain('A selection of recent work');
+    // "describe" asks for something and names nothing: the owner is what is asked about
+    expect(await answerOf('Describe Robin')).not.toMatch(/^This site does not cover this question/);
     // a portfolio is not documentation
     expect(await answerOf('How do I knit a scarf?')).toMatch(/^This site does not cover this question\. The closest pages are:/);
   });
