@@ -27,7 +27,7 @@ export function builtPages(pages: readonly { path: string; title: string; source
 }
 
 /** An API or option name as a section heading writes it: `server.proxy`, `vi.spyOn`, `expect.any` (a badge's `(4.1)` after it dropped). */
-const IDENTIFIER_HEADING = /^[\w$]+(?:\.[\w$\[\]-]+)+$/;
+export const IDENTIFIER_HEADING = /^[\w$]+(?:\.[\w$\[\]-]+)+$/;
 
 /**
  * Section known items: every h2/h3 heading that names an API or option (`vi.spyOn`) and no other heading of the site

@@ -1,10 +1,11 @@
 /**
- * Where a search result lands inside its page: every heading no other heading of the site repeats is searched
- * through `/api/search` as a reader or an agent would type it, and the result for the heading's page is checked for
- * that heading's anchor. Plain headings of two to four words (`Glob Import`), API and option headings as written
- * (`vi.spyOn`), and the same names as words (`vi spyOn`). The judged sets judge pages; this measures the section a
- * result's `url` and excerpt come from (gateway/engine/search/sections.ts).
+ * Where a search result lands inside its page: every h2–h3 heading no other heading of the site (of any level) repeats
+ * is searched through `/api/search` as a reader or an agent would type it, and the result for the heading's page is
+ * checked for that heading's anchor. Plain headings of two to four words (`Glob Import`), API and option headings as
+ * written (`vi.spyOn`: the section known items of judged-set.ts), and the same names as words (`vi spyOn`). The judged
+ * sets judge pages; this measures the section a result's `url` and excerpt come from (gateway/engine/search/sections.ts).
  */
+import { IDENTIFIER_HEADING } from './judged-set.ts';
 import { getJson } from './rankers.ts';
 
 export interface HeadingPage {
@@ -17,22 +18,27 @@ export interface Landing { headings: number; pageFound: number; onSection: numbe
 
 export interface SectionLanding { plain: Landing; api: Landing; apiAsWords: Landing }
 
-/** An API or option name as a heading writes it (judged-set.ts reads section known items the same way). */
-const IDENTIFIER = /^[\w$]+(?:\.[\w$[\]-]+)+$/;
 const PLAIN = /^[\w .'-]+$/;
 
-/** Each heading text (lower-cased) that exactly one heading of the site has, with its page and anchor. */
-function uniqueHeadings(pages: readonly HeadingPage[], keep: (name: string, depth: number) => boolean): { name: string; path: string; slug: string }[] {
-  const seen = new Map<string, { name: string; path: string; slug: string }[]>();
+/** A heading's text as searched: a badge's `(4.1)` after it dropped. */
+const headingName = (text: string) => text.replace(/\s*\([^)]*\)\s*$/, '').trim();
+
+/** Each h2–h3 heading `keep` accepts whose text (lower-cased) no other heading of the site has, with its page and anchor. */
+function uniqueHeadings(pages: readonly HeadingPage[], keep: (name: string) => boolean): { name: string; path: string; slug: string }[] {
+  const count = new Map<string, number>();
+  for (const page of pages) for (const h of page.headings ?? []) {
+    const key = headingName(h.text).toLowerCase();
+    count.set(key, (count.get(key) ?? 0) + 1);
+  }
+  const out: { name: string; path: string; slug: string }[] = [];
   for (const page of pages) {
     for (const h of page.headings ?? []) {
-      const name = h.text.replace(/\s*\([^)]*\)\s*$/, '').trim();
-      if (!h.slug || !keep(name, h.depth)) continue;
-      const key = name.toLowerCase();
-      seen.set(key, [...(seen.get(key) ?? []), { name, path: page.path, slug: h.slug }]);
+      const name = headingName(h.text);
+      if (!h.slug || h.depth < 2 || h.depth > 3 || count.get(name.toLowerCase()) !== 1 || !keep(name)) continue;
+      out.push({ name, path: page.path, slug: h.slug });
     }
   }
-  return [...seen.values()].filter((found) => found.length === 1).map((found) => found[0]!);
+  return out;
 }
 
 async function land(gatewayUrl: string, items: readonly { query: string; path: string; slug: string }[]): Promise<Landing> {
@@ -48,8 +54,9 @@ async function land(gatewayUrl: string, items: readonly { query: string; path: s
 }
 
 export async function sectionLanding(gatewayUrl: string, pages: readonly HeadingPage[]): Promise<SectionLanding> {
-  const plain = uniqueHeadings(pages, (name, depth) => depth >= 2 && depth <= 3 && PLAIN.test(name) && !IDENTIFIER.test(name) && name.split(/\s+/).length >= 2 && name.split(/\s+/).length <= 4);
-  const api = uniqueHeadings(pages, (name, depth) => depth >= 2 && depth <= 4 && IDENTIFIER.test(name));
+  const words = (name: string) => name.split(/\s+/).length;
+  const plain = uniqueHeadings(pages, (name) => PLAIN.test(name) && !IDENTIFIER_HEADING.test(name) && words(name) >= 2 && words(name) <= 4);
+  const api = uniqueHeadings(pages, (name) => IDENTIFIER_HEADING.test(name));
   return {
     plain: await land(gatewayUrl, plain.map((h) => ({ ...h, query: h.name }))),
     api: await land(gatewayUrl, api.map((h) => ({ ...h, query: h.name }))),
