@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { queryTerms } from '../../gateway/engine/text.ts';
 import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
 import { buildSegment } from '../../gateway/engine/search/segment-builder.ts';
+import { TermDictionary } from '../../gateway/engine/search/term-dictionary.ts';
 import { fragment, miniIndex } from '../helpers/mini-index.ts';
 
 const filler = 'The runner reads the files, starts the workers and reports what happened in the terminal once done.';
@@ -142,6 +143,46 @@ describe('coverage ranking', () => {
       expect(index.hit(doc, 1, false, sets, false).url).toBe('/docs/guide/features#glob-import');
       expect(index.hit(doc, 1, false, sets, true).url).toBe('/docs/guide/features#glob-import');
     }
+  });
+
+  it('an API typed as words lands on the section its joined name heads (`describe skip`: `describe.skip`)', () => {
+    // `describe.concurrent` first, its body saying "describe" more often: by the words alone it would win
+    const describePage = (n: number) => {
+      const page = fragment(`/docs/api/describe-${n}`, `Describe ${n}`, `${filler} describe.concurrent Runs describe blocks at once: describe, describe and describe. describe.skip Skips a suite. ${filler}`);
+      const at = (word: string) => page.content.split(' ').indexOf(word);
+      page.anchors = [
+        { element: 'h2', id: 'describe-concurrent', text: 'describe.concurrent', location: at('describe.concurrent') },
+        { element: 'h2', id: 'describe-skip', text: 'describe.skip', location: at('describe.skip') },
+      ];
+      return page;
+    };
+    const pagesOf = Array.from({ length: 100 }, (_, n) => describePage(n));
+    const mini = miniIndex(pagesOf);
+    const terms = queryTerms('describe skip');
+    // from the section postings per hit, with or without many postings, and summed over a long tail (64 hits or more)
+    for (const index of [mini.index, new SearchIndex([mini.segment], { wordsOverPostings: 0 })]) {
+      const sets = index.matchSets(terms);
+      const ranking = index.rank(terms, undefined, 'any');
+      expect(index.hit(ranking.docs[0]!, 1, false, sets, true).url).toMatch(/#describe-skip$/);
+      expect(index.hit(ranking.docs[0]!, 1, false, sets, false).url).toMatch(/#describe-skip$/);
+      const all = JSON.parse(index.resultsJson(ranking.docs, ranking.scores, ranking.titleMatch, 0, sets)) as { url: string }[];
+      expect(all).toHaveLength(100);
+      expect(all.every((hit) => hit.url.endsWith('#describe-skip'))).toBe(true);
+    }
+    // typed as written, it is one word: the same section
+    expect(mini.index.hit(mini.index.rank(queryTerms('describe.skip'), undefined, 'any').docs[0]!, 1, false, mini.index.matchSets(queryTerms('describe.skip'))).url).toMatch(/#describe-skip$/);
+  });
+
+  it('joins two query words into the index term of a compound name, whatever the stemmer took between them', () => {
+    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip')]);
+    const dictionary = new TermDictionary([mini.segment], 24);
+    const joined = (query: string) => dictionary.joinedTerms(queryTerms(query)).map((e) => e.term);
+    expect(joined('optimizeDeps include')).toEqual(['optimizedepsinclud']);
+    expect(joined('vi spyOn')).toEqual(['vispyon']);
+    expect(joined('proxy server')).toEqual(['serverproxy']);
+    expect(joined('describe skip')).toEqual(['describeskip']);
+    expect(joined('describe concurrent skip')).toEqual(['describeconcurrent', 'describeskip']);
+    expect(joined('skip proxy')).toEqual([]);
   });
 
   it("a question's words in a page's description count for it, when it holds two or more of them", () => {

@@ -3,11 +3,21 @@
  * their ids in ascending order and the matched term strings. The results stage reads it to choose a hit's section
  * (section postings of those ids) and to place its excerpt (page words whose term is matched).
  *
+ * Two query words that the index holds joined as one term (`describe skip`: `describe.skip`, indexed `describeskip`;
+ * `server proxy`: `server.proxy`) mark that term too, with JOINED_WEIGHT: a section counts each of its matches that
+ * many times, so the section headed `describe.skip` is chosen over `describe.concurrent`, which the first word's
+ * prefix matches alike. Only for queries of at most JOINED_MAX_TERMS terms, where the pairs are few.
+ *
  * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query would be most of a
  * query's garbage. A set's marks hold until the next call; its ids and terms, recorded per view, hold for good.
  */
 import type { SegmentData } from './segment.ts';
 import type { TermDictionary } from './term-dictionary.ts';
+
+/** How many times a section counts a match of a joined term (the other terms' matches count once). */
+export const JOINED_WEIGHT = 2;
+/** Queries of more terms (questions) look for no joined term: their pairs are many, and they name no API. */
+const JOINED_MAX_TERMS = 4;
 
 export class MatchSets {
   private readonly segments: SegmentData[];
@@ -17,6 +27,10 @@ export class MatchSets {
   private readonly marked: number[][] = [];
   private readonly idLists = new WeakMap<Uint8Array, Int32Array>();
   private readonly termSets = new WeakMap<Uint8Array, Set<string>>();
+  /** Per set with joined terms: the weight of each of its ids (ids order), JOINED_WEIGHT for a joined term, else 1. */
+  private readonly weightLists = new WeakMap<Uint8Array, Uint8Array>();
+  /** Per set with joined terms: their strings (a page's words are matched by their terms). */
+  private readonly joinedSets = new WeakMap<Uint8Array, Set<string>>();
 
   constructor(segments: SegmentData[], dictionary: TermDictionary) {
     this.segments = segments;
@@ -46,11 +60,37 @@ export class MatchSets {
         });
       }
     }
+    const joined = terms.length < 2 || terms.length > JOINED_MAX_TERMS ? [] : this.dictionary.joinedTerms(terms);
+    for (const { term, ids } of joined) {
+      strings.add(term);
+      ids.forEach((id, k) => {
+        if (id >= 0 && sets[k]![id] !== 1) {
+          sets[k]![id] = 1;
+          lists[k]!.push(id);
+        }
+      });
+    }
     sets.forEach((set, k) => {
-      this.idLists.set(set, Int32Array.from(lists[k]!).sort());
+      const ids = Int32Array.from(lists[k]!).sort();
+      this.idLists.set(set, ids);
       this.termSets.set(set, strings);
+      const weighted = joined.filter((j) => j.ids[k]! >= 0).map((j) => j.ids[k]!);
+      if (weighted.length > 0) {
+        this.weightLists.set(set, Uint8Array.from(ids, (id) => (weighted.includes(id) ? JOINED_WEIGHT : 1)));
+        this.joinedSets.set(set, new Set(joined.map((j) => j.term)));
+      }
     });
     return sets;
+  }
+
+  /** Per id of a set (ids order), how many times a section counts its match; undefined when every id counts once. */
+  weights(set: Uint8Array): Uint8Array | undefined {
+    return this.weightLists.get(set);
+  }
+
+  /** The joined terms of a set (JOINED_WEIGHT each), or undefined. */
+  joinedTerms(set: Uint8Array): Set<string> | undefined {
+    return this.joinedSets.get(set);
   }
 
   /** Term ids marked in a set, ascending. */

@@ -133,10 +133,14 @@ export class MatchedWords {
     return this.primaryMemo.get(w) ?? this.primaryMemo.remember(w, primaryTerm(w));
   }
 
-  /** Word positions (page-relative) in [from, to) of page i whose primary term is in the match set. */
-  in(s: SegmentData, i: number, set: Uint8Array, from: number, to: number): number[] {
+  /**
+   * Word positions (page-relative) in [from, to) of page i whose primary term is in the match set; with `joined`, the
+   * positions of the set's joined terms (MatchSets.joinedTerms) are pushed there too.
+   */
+  in(s: SegmentData, i: number, set: Uint8Array, from: number, to: number, joined?: number[]): number[] {
     const matched: number[] = [];
     const terms = this.matchSets.terms(set);
+    const joinedTerms = joined && this.matchSets.joinedTerms(set);
     from = Math.max(0, from);
     if (!terms || to <= from) return matched;
     if (!s.zeroWidthSeparated[i]) {
@@ -162,7 +166,10 @@ export class MatchedWords {
         }
         if (check) {
           const t = this.primary(buffer.toString('utf8', b, e));
-          if (t !== '' && terms.has(t)) matched.push(p);
+          if (t !== '' && terms.has(t)) {
+            matched.push(p);
+            if (joinedTerms?.has(t)) joined!.push(p);
+          }
         }
         b = e + 1;
       }
@@ -171,7 +178,10 @@ export class MatchedWords {
     const words = rawWords(s, i, from, to).split('\u200B');
     for (let j = 0, n = Math.min(words.length, to - from); j < n; j++) {
       const t = this.primary(words[j]!);
-      if (t !== '' && terms.has(t)) matched.push(from + j);
+      if (t !== '' && terms.has(t)) {
+        matched.push(from + j);
+        if (joinedTerms?.has(t)) joined!.push(from + j);
+      }
     }
     return matched;
   }

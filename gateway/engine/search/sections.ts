@@ -11,7 +11,7 @@
  * for the excerpts anyway, while its postings (every expansion of every term) are hundreds of KB to read for them.
  */
 import type { Documents } from './documents.ts';
-import type { MatchSets } from './match-set.ts';
+import { JOINED_WEIGHT, type MatchSets } from './match-set.ts';
 import { type AnchorInfo, SECTION_BODY_BITS, SECTION_BODY_MAX, SECTION_HEADING_MAX, type SegmentData } from './segment.ts';
 
 /** A match set's section postings in one segment: id q of the set has entries [from[q], to[q]) of sections/counts. */
@@ -28,6 +28,22 @@ const BODY_MATCHES_COUNTED = 6;
 
 function sectionScore(body: number, head: number): number {
   return Math.min(body, BODY_MATCHES_COUNTED) + HEADING_MATCH_WEIGHT * head;
+}
+
+/** Adds `weight` per position (ascending) to the body or heading count of the section it falls in (section j + 1 for anchor j). */
+function countWords(anchors: AnchorInfo[], positions: readonly number[], weight: number, body: Int32Array, head: Int32Array): void {
+  const nA = anchors.length;
+  let a = -1;
+  let headingEnd = 0;
+  for (let m = 0; m < positions.length; m++) {
+    const p = positions[m]!;
+    if (a + 1 < nA && anchors[a + 1]!.loc <= p) {
+      while (a + 1 < nA && anchors[a + 1]!.loc <= p) a++;
+      headingEnd = anchors[a]!.heading ? anchors[a]!.loc + anchors[a]!.words : 0;
+    }
+    if (p < headingEnd) head[a + 1]! += weight;
+    else body[a + 1]! += weight;
+  }
 }
 
 const EMPTY_I32 = new Int32Array(0);
@@ -138,12 +154,14 @@ export class SectionChooser {
       let acc = this.accumulators[k];
       if (!acc || acc.length < 2 * nSec) acc = this.accumulators[k] = new Uint32Array(2 * nSec);
       const { sections, counts, from, to, n } = this.sectionPostings(s, k, sets[k]!);
+      const weights = this.matchSets.weights(sets[k]!);
       for (let q = 0; q < n; q++) {
+        const weight = weights ? weights[q]! : 1;
         for (let e = from[q]!, end = to[q]!; e < end; e++) {
           const c = counts[e]!;
           const at = 2 * sections[e]!;
-          acc[at]! += c & SECTION_BODY_MAX;
-          acc[at + 1]! += c >>> SECTION_BODY_BITS;
+          acc[at]! += weight * (c & SECTION_BODY_MAX);
+          acc[at + 1]! += weight * (c >>> SECTION_BODY_BITS);
         }
       }
       return acc;
@@ -194,25 +212,16 @@ export class SectionChooser {
   /**
    * The section choose() gives, from the page's matched word positions (ascending, MatchedWords.in over the whole
    * page) instead of the section postings: the same counts, since both count each word by its primary term
-   * (section-builder.ts), and the same order of comparison. UNDECIDED when a section holds more matches than a stored
+   * (section-builder.ts), and the same order of comparison; the positions of joined terms (`joined`, ascending) count
+   * JOINED_WEIGHT times in all, as their postings do. UNDECIDED when a section holds more matches than a stored
    * count keeps (SECTION_BODY_MAX, SECTION_HEADING_MAX), where the clamped per-term counts could choose otherwise.
    */
-  chooseByWords(anchors: AnchorInfo[], matched: number[]): number {
+  chooseByWords(anchors: AnchorInfo[], matched: number[], joined: readonly number[] = []): number {
     const nS = anchors.length + 1;
     const { body, head } = this.counts(nS);
-    const nA = anchors.length;
-    let a = -1;
-    let headingEnd = 0;
-    for (let m = 0; m < matched.length; m++) {
-      const p = matched[m]!;
-      if (a + 1 < nA && anchors[a + 1]!.loc <= p) {
-        while (a + 1 < nA && anchors[a + 1]!.loc <= p) a++;
-        headingEnd = anchors[a]!.heading ? anchors[a]!.loc + anchors[a]!.words : 0;
-      }
-      if (p < headingEnd) head[a + 1]!++;
-      else body[a + 1]!++;
-    }
+    countWords(anchors, matched, 1, body, head);
     for (let j = 0; j < nS; j++) if (body[j]! > SECTION_BODY_MAX || head[j]! > SECTION_HEADING_MAX) return UNDECIDED;
+    if (joined.length > 0) countWords(anchors, joined, JOINED_WEIGHT - 1, body, head);
     return this.best(nS);
   }
 
@@ -271,6 +280,7 @@ export class SectionChooser {
       return best;
     }
     const { sections, counts, from, to, n: nIds } = this.sectionPostings(s, k, sets[k]!);
+    const weights = this.matchSets.weights(sets[k]!);
     const { body, head } = this.counts(nS);
     const secEnd = sec0 + nS;
     for (let q = 0; q < nIds; q++) {
@@ -286,8 +296,9 @@ export class SectionChooser {
         const sec = sections[e]!;
         if (sec >= secEnd) break;
         const c = counts[e]!;
-        body[sec - sec0]! += c & SECTION_BODY_MAX;
-        head[sec - sec0]! += c >>> SECTION_BODY_BITS;
+        const weight = weights ? weights[q]! : 1;
+        body[sec - sec0]! += weight * (c & SECTION_BODY_MAX);
+        head[sec - sec0]! += weight * (c >>> SECTION_BODY_BITS);
       }
     }
     return this.best(nS);

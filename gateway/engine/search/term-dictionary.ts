@@ -33,6 +33,11 @@ export interface Correction { term: string; similarity: number }
 const MAX_CORRECTIONS = 3;
 
 const MEMO_MAX = 20_000;
+/**
+ * What a compound's index term holds between two stemmed query words (joinedTerms): nothing (`vi` `spyon`), the
+ * letter the stemmer took from the first (`describ` `e` `skip`), or its plural ending (`optimizedep` `s` `includ`).
+ */
+const JOINERS = ['', 'e', 's'] as const;
 /** Similarity of a typo expansion by edit distance: well below an exact match, one edit above two. */
 const TYPO_SIMILARITY = [1, 0.5, 0.3] as const;
 /** A term on at most this many pages is rare: its typo neighbours on RARE_NEIGHBOUR_RATIO times as many pages join it. */
@@ -61,6 +66,9 @@ export class TermDictionary {
   private readonly maxExpansions: number;
   /** Per query term: every expansion, and the typo neighbours among them before prefix duplicates were dropped. */
   private readonly memo = new BoundedMemo<string, { all: Expansion[]; neighbours: Expansion[] }>(MEMO_MAX);
+  private readonly joinedMemo = new BoundedMemo<string, Expansion[]>(MEMO_MAX);
+  /** Per term: per segment, the run [lo, hi) of the words beginning with it (joinedTerms). */
+  private readonly prefixRanges = new BoundedMemo<string, (readonly [number, number])[]>(MEMO_MAX);
 
   constructor(segments: SegmentData[], maxExpansions: number) {
     this.segments = segments;
@@ -87,6 +95,46 @@ export class TermDictionary {
       entry = this.memo.remember(term, { all: out, neighbours });
     }
     return entry;
+  }
+
+  /**
+   * The index terms two of `terms` form joined, in either order (JOINERS between them: `describ` `e` `skip` is
+   * `describeskip`, the term of `describe.skip`), with their ids per segment (-1 absent). Each candidate is looked up
+   * within the run of words beginning with the first term, so a query pays one binary search per term and segment and
+   * a few steps per pair; the runs are memoized per term, the result per term list.
+   */
+  joinedTerms(terms: readonly string[]): readonly Expansion[] {
+    const key = terms.join(' ');
+    let out = this.joinedMemo.get(key);
+    if (out !== undefined) return out;
+    out = [];
+    const S = this.segments.length;
+    for (const first of terms) {
+      let ranges = this.prefixRanges.get(first);
+      if (ranges === undefined) {
+        ranges = this.prefixRanges.remember(first, this.segments.map((s) => {
+          const lo = lowerBound(s.terms, first);
+          return [lo, prefixEnd(s.terms, first, lo)] as const;
+        }));
+      }
+      if (ranges.every(([lo, hi]) => lo === hi)) continue;
+      for (const second of terms) {
+        if (second === first) continue;
+        for (const joiner of JOINERS) {
+          const term = first + joiner + second;
+          let ids: Int32Array | undefined;
+          for (let k = 0; k < S; k++) {
+            const [lo, hi] = ranges[k]!;
+            const id = lo < hi ? findIn(this.segments[k]!.terms, term, lo, hi) : -1;
+            if (id < 0) continue;
+            ids ??= new Int32Array(S).fill(-1);
+            ids[k] = id;
+          }
+          if (ids) out.push({ term, similarity: 1, ids });
+        }
+      }
+    }
+    return this.joinedMemo.remember(key, out);
   }
 
   /** The typo neighbours among the term's expansions (see typoNeighbours): empty for a term the index holds often enough. */
