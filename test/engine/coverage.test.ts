@@ -106,6 +106,12 @@ describe('coverage ranking', () => {
     expect(mini.ranked('projects commission').urls).toEqual(['/projects', '/contact']);
     // in the title tier: the Projects title holds every word some page's text or title holds
     expect(mini.index.rank(queryTerms('projects commission'), undefined, 'any').titleMatch[0]).toBe(1);
+    // and for a question, the word still counts where a description holds it
+    const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
+    const quote = fragment('/quote', 'Quote', `Budget and timeline of the work. ${words(3)}`);
+    const notes = fragment('/notes', 'Notes', 'Budget and timeline notes.');
+    const described = miniIndex([quote, notes], { '/quote': 'Commission budget timeline' });
+    expect(described.ranked('commission budget timeline plan').urls[0]).toBe('/quote');
   });
 
   it('an id kept inside a heading (another tool\'s id beside it) names that heading\'s section, not one of its own', () => {
@@ -156,10 +162,11 @@ describe('coverage ranking', () => {
       ];
       return page;
     };
-    const pagesOf = Array.from({ length: 100 }, (_, n) => describePage(n));
-    const mini = miniIndex(pagesOf);
+    const describePages = Array.from({ length: 100 }, (_, n) => describePage(n));
+    const mini = miniIndex(describePages);
     const terms = queryTerms('describe skip');
-    // from the section postings per hit, with or without many postings, and summed over a long tail (64 hits or more)
+    // from the section postings (a hit past the first ranks), from the page's words (a query-excerpt hit when the
+    // postings are many: every query at wordsOverPostings 0), and from the postings summed over a long tail (64 hits)
     for (const index of [mini.index, new SearchIndex([mini.segment], { wordsOverPostings: 0 })]) {
       const sets = index.matchSets(terms);
       const ranking = index.rank(terms, undefined, 'any');
@@ -171,6 +178,30 @@ describe('coverage ranking', () => {
     }
     // typed as written, it is one word: the same section
     expect(mini.index.hit(mini.index.rank(queryTerms('describe.skip'), undefined, 'any').docs[0]!, 1, false, mini.index.matchSets(queryTerms('describe.skip'))).url).toMatch(/#describe-skip$/);
+    // a question (more than four terms) looks for no joined term: the body decides
+    const question = queryTerms('describe skip suite blocks runs');
+    expect(question.length).toBeGreaterThan(4);
+    expect(mini.index.hit(mini.index.rank(question, undefined, 'any').docs[0]!, 1, false, mini.index.matchSets(question), false).url).toMatch(/#describe-concurrent$/);
+  });
+
+  it('counts a joined term in the segments that hold it, and the others as before', () => {
+    const page = (url: string, withSkip: boolean) => {
+      const text = `${filler} describe.concurrent Runs describe blocks at once: describe, describe and describe. ${withSkip ? 'describe.skip' : 'describe.only'} Skips a suite. ${filler}`;
+      const fragmentOf = fragment(url, 'Describe', text);
+      const at = (word: string) => text.split(' ').indexOf(word);
+      fragmentOf.anchors = [
+        { element: 'h2', id: 'describe-concurrent', text: 'describe.concurrent', location: at('describe.concurrent') },
+        { element: 'h2', id: withSkip ? 'describe-skip' : 'describe-only', text: withSkip ? 'describe.skip' : 'describe.only', location: at(withSkip ? 'describe.skip' : 'describe.only') },
+      ];
+      return fragmentOf;
+    };
+    // the second segment does not hold `describe.skip`: its page lands where its words decide
+    const index = new SearchIndex([buildSegment([page('/docs/a', true)], 1), buildSegment([page('/docs/b', false)], 1)]);
+    const terms = queryTerms('describe skip');
+    const sets = index.matchSets(terms);
+    const urls = Array.from(index.rank(terms, undefined, 'any').docs, (doc) => index.hit(doc, 1, false, sets, false).url);
+    expect(urls).toContain('/docs/a#describe-skip');
+    expect(urls).toContain('/docs/b#describe-concurrent');
   });
 
   it('joins two query words into the index term of a compound name, whatever the stemmer took between them', () => {

@@ -31,7 +31,7 @@ export interface Ranking {
   docs: Int32Array;
   /** Normalized 0..1, non-increasing. */
   scores: Float64Array;
-  /** 1 when the page title holds every query term. */
+  /** 1 when the page title holds every query term some page's text or title holds. */
   titleMatch: Uint8Array;
   /** Per query term: the pages whose body holds it, a prefix expansion or a related word (a typo neighbour does not count; 0 for a word the index does not hold). */
   termPages: Int32Array;
@@ -250,6 +250,7 @@ export class QueryScorer {
     const segments = documents.segments;
     const termWeight = new Float64Array(nT);
     let allTerms = 0;
+    let inPages = 0;
     let meaningful = 0;
     for (let ti = 0; ti < nT; ti++) {
       const expansions = this.dictionary.expansions(terms[ti]!);
@@ -291,11 +292,11 @@ export class QueryScorer {
           }
         }
       }
-      // a word only descriptions hold (the vocabulary has it, no page's text or title does) is a word no page holds
+      // a word only descriptions hold (the vocabulary has it, no page's text or title does) matches no page: with
+      // match 'all' nothing matches; otherwise it counts for coverage and descriptions, but no title can hold it
       if (nt === 0 && !inTitles) {
         if (match === 'all') return empty;
-        continue;
-      }
+      } else inPages |= bit;
       const filler = QUESTION_FILLER.has(terms[ti]!);
       const idf = (filler ? FILLER_WEIGHT : 1) * Math.log(1 + (N - nt + 0.5) / (nt + 0.5));
       const w = idf * (K1 + 1);
@@ -327,7 +328,7 @@ export class QueryScorer {
     // the title tier asks a title for every word some page's text or title holds: a word no page has (filler the site
     // never uses, "what projects has Robin done") cannot be in any title, and would leave the tier empty
     let knownTerms = 0;
-    for (let ti = 0; ti < nT; ti++) if (allTerms & (1 << ti)) knownTerms++;
+    for (let ti = 0; ti < nT; ti++) if (inPages & (1 << ti)) knownTerms++;
     const candidates = this.candidates;
     let nc = 0;
     let maxBody = 0;
