@@ -50,7 +50,7 @@ export class HitRenderer {
       if (queryExcerpt && nW <= EXCERPT_SCAN_WORDS && this.sections.byWords(s, k, sets[k]!)) {
         // the page's matched words (its text is read for the excerpt anyway) give the section the section postings
         // would, without reading a broad query's postings for a page or two of excerpts
-        const joined: number[] = [];
+        const joined = this.matchedWords.hasJoined(sets[k]!) ? [] : undefined;
         const matched = this.matchedWords.in(s, i, sets[k]!, 0, nW, joined);
         let chosen = this.sections.chooseByWords(anchors, matched, joined);
         if (chosen === UNDECIDED) chosen = this.sections.choose(s, i, k, sets);

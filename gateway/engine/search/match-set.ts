@@ -9,7 +9,7 @@
  * prefix matches alike. Only for queries of at most JOINED_MAX_TERMS terms, where the pairs are few.
  *
  * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query would be most of a
- * query's garbage. A set's marks hold until the next call; its ids and terms, recorded per view, hold for good.
+ * query's garbage. A set's marks hold until the next call; its ids, terms and weights, recorded per view, hold for good.
  */
 import type { SegmentData } from './segment.ts';
 import type { TermDictionary } from './term-dictionary.ts';
@@ -46,30 +46,28 @@ export class MatchSets {
       if (!m) m = this.marks[k] = new Uint8Array(s.terms.length);
       else for (const id of this.marked[k]!) m[id] = 0;
       this.marked[k] = lists[k]!;
-      return m.subarray(0); // a new view: sets are keys of idLists/termSets
+      return m.subarray(0); // a new view: sets are keys of idLists, termSets, weightLists and joinedSets
     });
     const strings = new Set<string>();
-    for (const t of terms) {
-      for (const v of this.dictionary.expansions(t)) {
-        strings.add(v.term);
-        v.ids.forEach((id, k) => {
-          if (id >= 0 && sets[k]![id] !== 1) {
-            sets[k]![id] = 1;
-            lists[k]!.push(id);
-          }
-        });
-      }
-    }
-    const joined = terms.length < 2 || terms.length > JOINED_MAX_TERMS ? [] : this.dictionary.joinedTerms(terms);
-    for (const { term, ids } of joined) {
-      strings.add(term);
+    const mark = (ids: Int32Array) =>
       ids.forEach((id, k) => {
         if (id >= 0 && sets[k]![id] !== 1) {
           sets[k]![id] = 1;
           lists[k]!.push(id);
         }
       });
+    for (const t of terms) {
+      for (const v of this.dictionary.expansions(t)) {
+        strings.add(v.term);
+        mark(v.ids);
+      }
     }
+    const joined = terms.length < 2 || terms.length > JOINED_MAX_TERMS ? [] : this.dictionary.joinedTerms(terms);
+    for (const j of joined) {
+      strings.add(j.term);
+      mark(j.ids);
+    }
+    const joinedStrings = joined.length > 0 ? new Set(joined.map((j) => j.term)) : undefined;
     sets.forEach((set, k) => {
       const ids = Int32Array.from(lists[k]!).sort();
       this.idLists.set(set, ids);
@@ -77,7 +75,7 @@ export class MatchSets {
       const weighted = joined.filter((j) => j.ids[k]! >= 0).map((j) => j.ids[k]!);
       if (weighted.length > 0) {
         this.weightLists.set(set, Uint8Array.from(ids, (id) => (weighted.includes(id) ? JOINED_WEIGHT : 1)));
-        this.joinedSets.set(set, new Set(joined.map((j) => j.term)));
+        this.joinedSets.set(set, joinedStrings!);
       }
     });
     return sets;

@@ -133,6 +133,11 @@ export class MatchedWords {
     return this.primaryMemo.get(w) ?? this.primaryMemo.remember(w, primaryTerm(w));
   }
 
+  /** Whether the match set holds joined terms (MatchSets.joinedTerms), whose positions `in` can list apart. */
+  hasJoined(set: Uint8Array): boolean {
+    return this.matchSets.joinedTerms(set) !== undefined;
+  }
+
   /**
    * Word positions (page-relative) in [from, to) of page i whose primary term is in the match set; with `joined`, the
    * positions of the set's joined terms (MatchSets.joinedTerms) are pushed there too.

@@ -17,8 +17,8 @@ import { type AnchorInfo, SECTION_BODY_BITS, SECTION_BODY_MAX, SECTION_HEADING_M
 /** A match set's section postings in one segment: id q of the set has entries [from[q], to[q]) of sections/counts. */
 interface SectionPostings { sections: Int32Array; counts: Uint16Array; from: Int32Array; to: Int32Array; n: number }
 /**
- * A section's score: each query word its heading holds weighs HEADING_MATCH_WEIGHT, its body's matches count up to
- * BODY_MATCHES_COUNTED. A heading naming a query word says what the section is about, while a body repeating the
+ * A section's score: each match of a query word in its heading weighs HEADING_MATCH_WEIGHT, its body's matches count
+ * up to BODY_MATCHES_COUNTED (a joined term's matches count JOINED_WEIGHT times each, match-set.ts). A heading naming a query word says what the section is about, while a body repeating the
  * query's commonest word says little more after a few times: "glob import" asks for Vite's "Glob Import" section, not
  * the "Named Imports" subsection under it whose code says `import.meta.glob` again and again. Measured on the headings
  * of the Vitest, Vite, Bun and npm docs (content/docs/getting-started/search-engine.md).
@@ -292,11 +292,11 @@ export class SectionChooser {
         if (sections[m]! < sec0) lo = m + 1;
         else hi = m;
       }
+      const weight = weights ? weights[q]! : 1;
       for (let e = lo, end = to[q]!; e < end; e++) {
         const sec = sections[e]!;
         if (sec >= secEnd) break;
         const c = counts[e]!;
-        const weight = weights ? weights[q]! : 1;
         body[sec - sec0]! += weight * (c & SECTION_BODY_MAX);
         head[sec - sec0]! += weight * (c >>> SECTION_BODY_BITS);
       }

@@ -7,7 +7,8 @@
  * does a rare term (on at most RARE_TERM_PAGES pages) whose neighbour is common (RARE_NEIGHBOUR_RATIO times as many
  * pages): the docs' own misspelling of a word, or a real word the reader did not mean, does not hide the common one.
  * A term's related words (synonyms.ts: `limit` → `max`) join its expansions too, with their own exact and prefix
- * expansions weighted by RELATED_WEIGHT.
+ * expansions weighted by RELATED_WEIGHT. Apart from expansions, joinedTerms finds the compound two query terms form
+ * (`describe skip`: `describeskip`, the term of `describe.skip`), for the match set (match-set.ts).
  *
  * Why the typo index is read from the segment: it is built with the segment (segment-builder.ts, at build time) and
  * shared like the rest of it, so the first fuzzy query costs what later ones do — a few dozen binary searches.
@@ -118,9 +119,11 @@ export class TermDictionary {
         }));
       }
       if (ranges.every(([lo, hi]) => lo === hi)) continue;
+      // the stemmer's `e` or plural `s` only after a word the stemmer takes them from
+      const joiners = JOINERS.filter((joiner) => joiner === '' || stem(first + joiner) === first);
       for (const second of terms) {
         if (second === first) continue;
-        for (const joiner of JOINERS) {
+        for (const joiner of joiners) {
           const term = first + joiner + second;
           let ids: Int32Array | undefined;
           for (let k = 0; k < S; k++) {
