@@ -33,7 +33,7 @@ export interface Retrieved {
   pages: CorpusPage[];
   corrections: Corrections;
   termPages: TermPages;
-  /** The question as searched: without the owner's name unless nothing else was left (the answerer's focus). */
+  /** The question as searched: without the owner's name unless only stop words and question filler were left (the answerer's focus). */
   searched: string;
 }
 
@@ -88,7 +88,7 @@ export async function loadCorpus(manifest: Manifest, siteDir: string, siteUrl: s
       const limit = opts.limit ?? 3;
       // The engine ranks, through the same call as the docs /ask: pages matching any of the question's terms.
       const ask = (query: string) => engine.search(query, { limit: limit * 4, match: 'any', signal: opts.signal });
-      // without the owner's name unless nothing else is left ("Who is Robin?")
+      // without the owner's name unless only stop words and question filler are left ("Who is Robin?", "Describe Robin")
       const focused = withoutOwnerName(question, owner);
       const hasContent = queryTerms(focused).some((t) => !STOPWORDS.has(t) && !QUESTION_FILLER.has(t));
       let searched = hasContent ? focused : question;

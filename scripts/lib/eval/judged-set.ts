@@ -27,6 +27,9 @@ export function builtPages(pages: readonly { path: string; title: string; source
 }
 
 /** An API or option name as a section heading writes it: `server.proxy`, `vi.spyOn`, `expect.any` (a badge's `(4.1)` after it dropped). */
+/** A heading's text as searched: a badge's `(4.1)` after it dropped. */
+export const headingName = (text: string) => text.replace(/\s*\([^)]*\)\s*$/, '').trim();
+
 export const IDENTIFIER_HEADING = /^[\w$]+(?:\.[\w$\[\]-]+)+$/;
 
 /**
@@ -37,7 +40,7 @@ function sectionItems(pages: readonly BuiltPage[]): EvalQuery[] {
   const byName = new Map<string, Set<string>>();
   for (const p of pages) {
     for (const h of p.headings) {
-      const name = h.text.replace(/\s*\([^)]*\)\s*$/, '').trim();
+      const name = headingName(h.text);
       if (h.depth < 2 || h.depth > 3 || !IDENTIFIER_HEADING.test(name)) continue;
       if (!byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), new Set());
       byName.get(name.toLowerCase())!.add(`${name}\n${p.path}`);

@@ -2,10 +2,11 @@
  * Where a search result lands inside its page: every h2–h3 heading no other heading of the site (of any level) repeats
  * is searched through `/api/search` as a reader or an agent would type it, and the result for the heading's page is
  * checked for that heading's anchor. Plain headings of two to four words (`Glob Import`), API and option headings as
- * written (`vi.spyOn`: the section known items of judged-set.ts), and the same names as words (`vi spyOn`). The judged
- * sets judge pages; this measures the section a result's `url` and excerpt come from (gateway/engine/search/sections.ts).
+ * written (`vi.spyOn`, by judged-set.ts's pattern for section known items), and the same names as words
+ * (`vi spyOn`). The judged sets judge pages; this measures the section a result's `url` and excerpt come from
+ * (gateway/engine/search/sections.ts).
  */
-import { IDENTIFIER_HEADING } from './judged-set.ts';
+import { IDENTIFIER_HEADING, headingName } from './judged-set.ts';
 import { getJson } from './rankers.ts';
 
 export interface HeadingPage {
@@ -19,9 +20,6 @@ export interface Landing { headings: number; pageFound: number; onSection: numbe
 export interface SectionLanding { plain: Landing; api: Landing; apiAsWords: Landing }
 
 const PLAIN = /^[\w .'-]+$/;
-
-/** A heading's text as searched: a badge's `(4.1)` after it dropped. */
-const headingName = (text: string) => text.replace(/\s*\([^)]*\)\s*$/, '').trim();
 
 /** Each h2–h3 heading `keep` accepts whose text (lower-cased) no other heading of the site has, with its page and anchor. */
 function uniqueHeadings(pages: readonly HeadingPage[], keep: (name: string) => boolean): { name: string; path: string; slug: string }[] {
@@ -54,8 +52,8 @@ async function land(gatewayUrl: string, items: readonly { query: string; path: s
 }
 
 export async function sectionLanding(gatewayUrl: string, pages: readonly HeadingPage[]): Promise<SectionLanding> {
-  const words = (name: string) => name.split(/\s+/).length;
-  const plain = uniqueHeadings(pages, (name) => PLAIN.test(name) && !IDENTIFIER_HEADING.test(name) && words(name) >= 2 && words(name) <= 4);
+  const wordCount = (name: string) => name.split(/\s+/).length;
+  const plain = uniqueHeadings(pages, (name) => PLAIN.test(name) && !IDENTIFIER_HEADING.test(name) && wordCount(name) >= 2 && wordCount(name) <= 4);
   const api = uniqueHeadings(pages, (name) => IDENTIFIER_HEADING.test(name));
   return {
     plain: await land(gatewayUrl, plain.map((h) => ({ ...h, query: h.name }))),
