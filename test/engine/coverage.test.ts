@@ -204,8 +204,8 @@ describe('coverage ranking', () => {
     expect(urls).toContain('/docs/b#describe-concurrent');
   });
 
-  it('joins two query words into the index term of a compound name, whatever the stemmer took between them', () => {
-    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip')]);
+  it('joins query words into the index term of a compound name, whatever the stemmer took between them', () => {
+    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot.accept')]);
     const dictionary = new TermDictionary([mini.segment], 24);
     const joined = (query: string) => dictionary.joinedTerms(queryTerms(query)).map((e) => e.term);
     expect(joined('optimizeDeps include')).toEqual(['optimizedepsinclud']);
@@ -214,6 +214,10 @@ describe('coverage ranking', () => {
     expect(joined('describe skip')).toEqual(['describeskip']);
     expect(joined('describe concurrent skip')).toEqual(['describeconcurrent', 'describeskip']);
     expect(joined('skip proxy')).toEqual([]);
+    // names of three and four parts, typed in any order
+    expect(joined('Bun cron parse')).toEqual(['buncronpars']);
+    expect(joined('import meta hot accept')).toEqual(['importmetahotaccept']);
+    expect(joined('parse cron Bun')).toEqual(['buncronpars']);
   });
 
   it("a question's words in a page's description count for it, when it holds two or more of them", () => {

@@ -3,10 +3,11 @@
  * their ids in ascending order and the matched term strings. The results stage reads it to choose a hit's section
  * (section postings of those ids) and to place its excerpt (page words whose term is matched).
  *
- * Two query words that the index holds joined as one term (`describe skip`: `describe.skip`, indexed `describeskip`;
- * `server proxy`: `server.proxy`) mark that term too, with JOINED_WEIGHT: a section counts each of its matches that
- * many times, so the section headed `describe.skip` is chosen over `describe.concurrent`, which the first word's
- * prefix matches alike. Only for queries of at most JOINED_MAX_TERMS terms, where the pairs are few.
+ * Query words that the index holds joined as one term (`describe skip`: `describe.skip`, indexed `describeskip`;
+ * `server proxy`: `server.proxy`; `Bun cron parse`: `Bun.cron.parse`) mark that term too, with JOINED_WEIGHT: a
+ * section counts each of its matches that many times, so the section headed `describe.skip` is chosen over
+ * `describe.concurrent`, which the first word's prefix matches alike. Only for queries of at most JOINED_MAX_TERMS
+ * terms, where the orders to try are few.
  *
  * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query would be most of a
  * query's garbage. A set's marks hold until the next call; its ids, terms and weights, recorded per view, hold for good.

@@ -7,7 +7,7 @@
  * does a rare term (on at most RARE_TERM_PAGES pages) whose neighbour is common (RARE_NEIGHBOUR_RATIO times as many
  * pages): the docs' own misspelling of a word, or a real word the reader did not mean, does not hide the common one.
  * A term's related words (synonyms.ts: `limit` → `max`) join its expansions too, with their own exact and prefix
- * expansions weighted by RELATED_WEIGHT. Apart from expansions, joinedTerms finds the compound two query terms form
+ * expansions weighted by RELATED_WEIGHT. Apart from expansions, joinedTerms finds the compound query terms form
  * (`describe skip`: `describeskip`, the term of `describe.skip`), for the match set (match-set.ts).
  *
  * Why the typo index is read from the segment: it is built with the segment (segment-builder.ts, at build time) and
@@ -39,6 +39,9 @@ const MEMO_MAX = 20_000;
  * letter the stemmer took from the first (`describ` `e` `skip`), or its plural ending (`optimizedep` `s` `includ`).
  */
 const JOINERS = ['', 'e', 's'] as const;
+/** At most this many query terms joined into one (`import meta hot accept`: `import.meta.hot.accept`). */
+const JOINED_MAX_PARTS = 4;
+const EMPTY_RANGE = [0, 0] as const;
 /** Similarity of a typo expansion by edit distance: well below an exact match, one edit above two. */
 const TYPO_SIMILARITY = [1, 0.5, 0.3] as const;
 /** A term on at most this many pages is rare: its typo neighbours on RARE_NEIGHBOUR_RATIO times as many pages join it. */
@@ -99,18 +102,50 @@ export class TermDictionary {
   }
 
   /**
-   * The index terms two of `terms` form joined, in either order (JOINERS between them: `describ` `e` `skip` is
-   * `describeskip`, the term of `describe.skip`), with their ids per segment (-1 absent). Each candidate is looked up
-   * within the run of words beginning with the first term, so a query pays one binary search per term and segment and
-   * a few steps per pair; the runs are memoized per term, the result per term list.
+   * The index terms two or more of `terms` form joined, in any order (JOINERS between them: `describ` `e` `skip` is
+   * `describeskip`, the term of `describe.skip`; `bun` `cron` `pars` is `buncronpars`, of `Bun.cron.parse`), with
+   * their ids per segment (-1 absent). A candidate is looked up within the run of words that begin with the words
+   * joined so far, and one that begins no word is not extended: a query pays a binary search per term and segment, a
+   * few steps per pair, and little more for longer names. The runs of single terms are memoized, the result per term
+   * list.
    */
   joinedTerms(terms: readonly string[]): readonly Expansion[] {
     const key = terms.join(' ');
     let out = this.joinedMemo.get(key);
     if (out !== undefined) return out;
-    out = [];
+    const found: Expansion[] = [];
     const S = this.segments.length;
-    for (const first of terms) {
+    const extend = (text: string, last: string, used: number, parts: number, ranges: readonly (readonly [number, number])[]) => {
+      // the stemmer's `e` or plural `s` only after a word the stemmer takes them from
+      const joiners = JOINERS.filter((joiner) => joiner === '' || stem(last + joiner) === last);
+      for (let u = 0; u < terms.length; u++) {
+        if (used & (1 << u)) continue;
+        for (const joiner of joiners) {
+          const candidate = text + joiner + terms[u]!;
+          // the run of words beginning with the candidate is needed only when a further term can extend it
+          const extensible = parts + 1 < Math.min(JOINED_MAX_PARTS, terms.length);
+          let begins = false;
+          let ids: Int32Array | undefined;
+          const next = ranges.map(([lo, hi], k): readonly [number, number] => {
+            if (lo === hi) return EMPTY_RANGE;
+            const words = this.segments[k]!.terms;
+            const from = lowerBound(words, candidate, lo, hi);
+            if (from < hi && words.at(from) === candidate) {
+              ids ??= new Int32Array(S).fill(-1);
+              ids[k] = from;
+            }
+            if (!extensible) return EMPTY_RANGE;
+            const to = prefixEnd(words, candidate, from);
+            if (from === to) return EMPTY_RANGE;
+            begins = true;
+            return [from, to];
+          });
+          if (ids && !found.some((e) => e.term === candidate)) found.push({ term: candidate, similarity: 1, ids });
+          if (begins) extend(candidate, terms[u]!, used | (1 << u), parts + 1, next);
+        }
+      }
+    };
+    terms.forEach((first, t) => {
       let ranges = this.prefixRanges.get(first);
       if (ranges === undefined) {
         ranges = this.prefixRanges.remember(first, this.segments.map((s) => {
@@ -118,25 +153,9 @@ export class TermDictionary {
           return [lo, prefixEnd(s.terms, first, lo)] as const;
         }));
       }
-      if (ranges.every(([lo, hi]) => lo === hi)) continue;
-      // the stemmer's `e` or plural `s` only after a word the stemmer takes them from
-      const joiners = JOINERS.filter((joiner) => joiner === '' || stem(first + joiner) === first);
-      for (const second of terms) {
-        if (second === first) continue;
-        for (const joiner of joiners) {
-          const term = first + joiner + second;
-          let ids: Int32Array | undefined;
-          for (let k = 0; k < S; k++) {
-            const [lo, hi] = ranges[k]!;
-            const id = lo < hi ? findIn(this.segments[k]!.terms, term, lo, hi) : -1;
-            if (id < 0) continue;
-            ids ??= new Int32Array(S).fill(-1);
-            ids[k] = id;
-          }
-          if (ids) out.push({ term, similarity: 1, ids });
-        }
-      }
-    }
+      if (ranges.some(([lo, hi]) => lo < hi)) extend(first, first, 1 << t, 1, ranges);
+    });
+    out = found;
     return this.joinedMemo.remember(key, out);
   }
 
@@ -366,9 +385,8 @@ function findIn(arr: List<string>, x: string, lo: number, hi: number): number {
   return -1;
 }
 
-function lowerBound(arr: List<string>, x: string): number {
-  let lo = 0;
-  let hi = arr.length;
+/** The first index of the sorted range [lo, hi) of arr whose word is not below `x` (hi when none). */
+function lowerBound(arr: List<string>, x: string, lo = 0, hi = arr.length): number {
   while (lo < hi) {
     const m = (lo + hi) >>> 1;
     if (arr.at(m)! < x) lo = m + 1;
