@@ -205,7 +205,7 @@ describe('coverage ranking', () => {
   });
 
   it('joins query words into the index term of a compound name, whatever the stemmer took between them', () => {
-    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot.accept')]);
+    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot import.meta.hot.accept')]);
     const dictionary = new TermDictionary([mini.segment], 24);
     const joined = (query: string) => dictionary.joinedTerms(queryTerms(query)).map((e) => e.term);
     expect(joined('optimizeDeps include')).toEqual(['optimizedepsinclud']);
@@ -216,7 +216,9 @@ describe('coverage ranking', () => {
     expect(joined('skip proxy')).toEqual([]);
     // names of three and four parts, typed in any order
     expect(joined('Bun cron parse')).toEqual(['buncronpars']);
+    // the name in full, not the shorter one it begins with
     expect(joined('import meta hot accept')).toEqual(['importmetahotaccept']);
+    expect(joined('import meta hot')).toEqual(['importmetahot']);
     expect(joined('parse cron Bun')).toEqual(['buncronpars']);
   });
 

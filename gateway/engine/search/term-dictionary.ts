@@ -155,7 +155,9 @@ export class TermDictionary {
       }
       if (ranges.some(([lo, hi]) => lo < hi)) extend(first, first, 1 << t, 1, ranges);
     });
-    out = found;
+    // a name the query names in full, not the shorter one it begins with (`import.meta.hot.accept`, not
+    // `import.meta.hot`, whose heading would count as much)
+    out = found.filter((e) => !found.some((longer) => longer.term.length > e.term.length && longer.term.startsWith(e.term)));
     return this.joinedMemo.remember(key, out);
   }
 
