@@ -205,7 +205,7 @@ describe('coverage ranking', () => {
   });
 
   it('joins query words into the index term of a compound name, whatever the stemmer took between them', () => {
-    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot import.meta.hot.accept')]);
+    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot import.meta.hot.accept css.modules.classNameStrategy experimental.importDurations.thresholds')]);
     const dictionary = new TermDictionary([mini.segment], 24);
     const joined = (query: string) => dictionary.joinedTerms(queryTerms(query)).map((e) => e.term);
     expect(joined('optimizeDeps include')).toEqual(['optimizedepsinclud']);
@@ -220,6 +220,9 @@ describe('coverage ranking', () => {
     expect(joined('import meta hot accept')).toEqual(['importmetahotaccept']);
     expect(joined('import meta hot')).toEqual(['importmetahot']);
     expect(joined('parse cron Bun')).toEqual(['buncronpars']);
+    // a middle word's ending the stemmer took: `modules` is `modul`, `importDurations` is `importdur`
+    expect(joined('css modules classNameStrategy')).toEqual(['cssmodulesclassnamestrategy']);
+    expect(joined('experimental importDurations thresholds')).toEqual(['experimentalimportdurationsthreshold']);
   });
 
   it("a question's words in a page's description count for it, when it holds two or more of them", () => {

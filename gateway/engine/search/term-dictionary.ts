@@ -35,10 +35,11 @@ const MAX_CORRECTIONS = 3;
 
 const MEMO_MAX = 20_000;
 /**
- * What a compound's index term holds between two stemmed query words (joinedTerms): nothing (`vi` `spyon`), the
- * letter the stemmer took from the first (`describ` `e` `skip`), or its plural ending (`optimizedep` `s` `includ`).
+ * What a compound's index term holds between two stemmed query words (joinedTerms): nothing (`vi` `spyon`), or the
+ * ending the stemmer took from the first (text.ts stem): `describ` `e` `skip`, `optimizedep` `s` `includ`, `css`
+ * `modul` `es` `classnamestrategy`, `experimental` `importdur` `ations` `threshold`.
  */
-const JOINERS = ['', 'e', 's'] as const;
+const JOINERS = ['', 'e', 's', 'es', 'ation', 'ations'] as const;
 /** At most this many query terms joined into one (`import meta hot accept`: `import.meta.hot.accept`). */
 const JOINED_MAX_PARTS = 4;
 const EMPTY_RANGE = [0, 0] as const;
@@ -71,6 +72,7 @@ export class TermDictionary {
   /** Per query term: every expansion, and the typo neighbours among them before prefix duplicates were dropped. */
   private readonly memo = new BoundedMemo<string, { all: Expansion[]; neighbours: Expansion[] }>(MEMO_MAX);
   private readonly joinedMemo = new BoundedMemo<string, Expansion[]>(MEMO_MAX);
+  private readonly joinerMemo = new BoundedMemo<string, string[]>(MEMO_MAX);
   /** Per term: per segment, the run [lo, hi) of the words beginning with it (joinedTerms). */
   private readonly prefixRanges = new BoundedMemo<string, (readonly [number, number])[]>(MEMO_MAX);
 
@@ -116,8 +118,7 @@ export class TermDictionary {
     const found: Expansion[] = [];
     const S = this.segments.length;
     const extend = (text: string, last: string, used: number, parts: number, ranges: readonly (readonly [number, number])[]) => {
-      // the stemmer's `e` or plural `s` only after a word the stemmer takes them from
-      const joiners = JOINERS.filter((joiner) => joiner === '' || stem(last + joiner) === last);
+      const joiners = this.joinersAfter(last);
       for (let u = 0; u < terms.length; u++) {
         if (used & (1 << u)) continue;
         for (const joiner of joiners) {
@@ -159,6 +160,13 @@ export class TermDictionary {
     // `import.meta.hot`, whose heading would count as much)
     out = found.filter((e) => !found.some((longer) => longer.term.length > e.term.length && longer.term.startsWith(e.term)));
     return this.joinedMemo.remember(key, out);
+  }
+
+  /** The JOINERS that may follow a stemmed word in a compound: an ending only after a word the stemmer takes it from. */
+  private joinersAfter(word: string): readonly string[] {
+    let joiners = this.joinerMemo.get(word);
+    if (joiners === undefined) joiners = this.joinerMemo.remember(word, JOINERS.filter((joiner) => joiner === '' || stem(word + joiner) === word));
+    return joiners;
   }
 
   /** The typo neighbours among the term's expansions (see typoNeighbours): empty for a term the index holds often enough. */
