@@ -278,9 +278,9 @@ export class QueryScorer {
             }
             termFrequency[d]! += v.similarity * (bodyPostingFrequencies[e]! * 0.5);
           }
+          if (titlePostingsStart[id + 1]! > titlePostingsStart[id]!) inTitles = true;
           for (let e = titlePostingsStart[id]!, end = titlePostingsStart[id + 1]!; e < end; e++) {
             const d = base + titlePostingPages[e]!;
-            inTitles = true;
             touch(d);
             // the first expansion of this term in the title counts it (and its similarity)
             if ((titleMask[d]! & bit) === 0) {

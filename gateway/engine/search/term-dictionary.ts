@@ -73,7 +73,7 @@ export class TermDictionary {
   private readonly memo = new BoundedMemo<string, { all: Expansion[]; neighbours: Expansion[] }>(MEMO_MAX);
   private readonly joinedMemo = new BoundedMemo<string, Expansion[]>(MEMO_MAX);
   private readonly joinerMemo = new BoundedMemo<string, string[]>(MEMO_MAX);
-  /** Per term: per segment, the run [lo, hi) of the words beginning with it (joinedTerms). */
+  /** Per term: per segment, the run [lo, hi) of the words beginning with it (expansions and joinedTerms). */
   private readonly prefixRanges = new BoundedMemo<string, (readonly [number, number])[]>(MEMO_MAX);
 
   constructor(segments: SegmentData[], maxExpansions: number) {
@@ -119,12 +119,12 @@ export class TermDictionary {
     const S = this.segments.length;
     const extend = (text: string, last: string, used: number, parts: number, ranges: readonly (readonly [number, number])[]) => {
       const joiners = this.joinersAfter(last);
+      // the run of words beginning with a candidate is needed only when a further term can extend it
+      const extensible = parts + 1 < Math.min(JOINED_MAX_PARTS, terms.length);
       for (let u = 0; u < terms.length; u++) {
         if (used & (1 << u)) continue;
         for (const joiner of joiners) {
           const candidate = text + joiner + terms[u]!;
-          // the run of words beginning with the candidate is needed only when a further term can extend it
-          const extensible = parts + 1 < Math.min(JOINED_MAX_PARTS, terms.length);
           let begins = false;
           let ids: Int32Array | undefined;
           const next = ranges.map(([lo, hi], k): readonly [number, number] => {
@@ -147,19 +147,25 @@ export class TermDictionary {
       }
     };
     terms.forEach((first, t) => {
-      let ranges = this.prefixRanges.get(first);
-      if (ranges === undefined) {
-        ranges = this.prefixRanges.remember(first, this.segments.map((s) => {
-          const lo = lowerBound(s.terms, first);
-          return [lo, prefixEnd(s.terms, first, lo)] as const;
-        }));
-      }
+      const ranges = this.prefixRangesOf(first);
       if (ranges.some(([lo, hi]) => lo < hi)) extend(first, first, 1 << t, 1, ranges);
     });
     // a name the query names in full, not the shorter one it begins with (`import.meta.hot.accept`, not
     // `import.meta.hot`, whose heading would count as much)
     out = found.filter((e) => !found.some((longer) => longer.term.length > e.term.length && longer.term.startsWith(e.term)));
     return this.joinedMemo.remember(key, out);
+  }
+
+  /** Per segment, the run [lo, hi) of the words beginning with `term` (memoized). */
+  private prefixRangesOf(term: string): readonly (readonly [number, number])[] {
+    let ranges = this.prefixRanges.get(term);
+    if (ranges === undefined) {
+      ranges = this.prefixRanges.remember(term, this.segments.map((s) => {
+        const lo = lowerBound(s.terms, term);
+        return [lo, prefixEnd(s.terms, term, lo)] as const;
+      }));
+    }
+    return ranges;
   }
 
   /** The JOINERS that may follow a stemmed word in a compound: an ending only after a word the stemmer takes it from. */
@@ -276,11 +282,11 @@ export class TermDictionary {
     const lo = new Int32Array(S);
     const hi = new Int32Array(S);
     let n = 0;
-    for (let k = 0; k < S; k++) {
-      lo[k] = lowerBound(segs[k]!.terms, term);
-      hi[k] = prefixEnd(segs[k]!.terms, term, lo[k]!);
-      n += hi[k]! - lo[k]!;
-    }
+    this.prefixRangesOf(term).forEach(([from, to], k) => {
+      lo[k] = from;
+      hi[k] = to;
+      n += to - from;
+    });
     if (n <= SCAN_MAX) return this.scan(term, lo, hi);
     const byWeight = segs.map((_, k) => {
       const ids = new Int32Array(hi[k]! - lo[k]!);

@@ -26,10 +26,10 @@ export function builtPages(pages: readonly { path: string; title: string; source
   });
 }
 
-/** An API or option name as a section heading writes it: `server.proxy`, `vi.spyOn`, `expect.any` (a badge's `(4.1)` after it dropped). */
 /** A heading's text as searched: a badge's `(4.1)` after it dropped. */
 export const headingName = (text: string) => text.replace(/\s*\([^)]*\)\s*$/, '').trim();
 
+/** An API or option name as a section heading writes it: `server.proxy`, `vi.spyOn`, `expect.any` (its headingName). */
 export const IDENTIFIER_HEADING = /^[\w$]+(?:\.[\w$\[\]-]+)+$/;
 
 /**
