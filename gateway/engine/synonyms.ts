@@ -39,6 +39,19 @@ const ENTRIES = [
   'print > log, console',
   'upgrade > migration, migrate',
   'fully > full',
+  // what visitors ask a person's site (the assistant's portfolio): hiring, availability, skills, talks
+  'hire > enquiry, engagement',
+  'enquiry = inquiry',
+  'consult > engagement, client, independent',
+  'consultant > engagement, client, independent',
+  'freelance > independent, engagement',
+  'available > book, engagement',
+  'technology > stack, skill, language',
+  'tech > stack, skill, language',
+  'stack > skill, language, technology',
+  'speak > talk',
+  'spoken > talk',
+  'speaker > talk',
 ];
 
 /** Query term → the terms it also matches (stemmed), built once from ENTRIES. */
