@@ -114,20 +114,27 @@ describe('coverage ranking', () => {
     expect(described.ranked('commission budget timeline plan').urls[0]).toBe('/quote');
   });
 
-  it('an id kept inside a heading (another tool\'s id beside it) names that heading\'s section, not one of its own', () => {
+  it("sections open at headings only: an id inside a heading (another tool's) or on a code group's tab and panel belongs to the heading's section", () => {
     const words = (n: number) => Array.from({ length: n }, () => filler).join(' ');
-    const page = fragment('/docs/api/vi', 'Vi', `${words(3)} vi.fn Creates a spy on a function. ${words(3)} vi.when Stubs by argument. ${words(3)}`);
+    const page = fragment('/docs/api/vi', 'Vi', `${words(3)} vi.fn Creates a spy on a function. ${words(3)} vi.when Stubs by argument. npm pnpm add -D vitest-when ${words(3)}`);
     const at = (word: string) => page.content.split(' ').indexOf(word);
     page.anchors = [
       { element: 'h2', id: 'vifn', text: 'vi.fn', location: at('vi.fn') },
       { element: 'span', id: 'vi-fn', text: '', location: at('vi.fn') },
       { element: 'h2', id: 'viwhen', text: 'vi.when', location: at('vi.when') },
       { element: 'span', id: 'vi-when', text: '', location: at('vi.when') },
+      // the code group's tab buttons, then its panels (all but the first hidden)
+      { element: 'button', id: 'code-group-1-1-tab', text: 'npm', location: at('npm') },
+      { element: 'button', id: 'code-group-1-2-tab', text: 'pnpm', location: at('pnpm') },
+      { element: 'div', id: 'code-group-1-2', text: '', location: at('add') },
     ];
     const mini = miniIndex([page]);
-    const sets = mini.index.matchSets(queryTerms('vi.fn'));
-    const hit = mini.index.hit(mini.index.rank(queryTerms('vi.fn'), undefined, 'any').docs[0]!, 1, false, sets);
-    expect(hit.url).toBe('/docs/api/vi#vifn');
+    const hitOf = (query: string) => {
+      const sets = mini.index.matchSets(queryTerms(query));
+      return mini.index.hit(mini.index.rank(queryTerms(query), undefined, 'any').docs[0]!, 1, false, sets).url;
+    };
+    expect(hitOf('vi.fn')).toBe('/docs/api/vi#vifn');
+    expect(hitOf('pnpm add vitest-when')).toBe('/docs/api/vi#viwhen');
   });
 
   it("a hit lands on the section whose heading holds the query's words, not on one whose body repeats one of them", () => {

@@ -101,14 +101,14 @@ export class HitRenderer {
     const from = a.loc;
     const to = section + 1 < anchors.length ? anchors[section + 1]!.loc : nW;
     const url = `${page.url}#${a.id}`;
-    if (a.heading && headingHit) {
+    if (headingHit) {
       const bodyFrom = Math.min(to, from + a.words);
       const wEx = near === NO_MATCHES ? W - a.words : W;
       const ex = bodyFrom < to && wEx >= 3 ? excerpt(s, i, bodyFrom, to, near, bodyFrom, wEx) : '';
       const content = a.text ? (ex ? `${a.text} — ${ex}` : a.text) : ex;
       return { id: hitId(url), url, type: 'heading', content, ...common };
     }
-    const content = excerpt(s, i, a.heading ? Math.min(to, from + a.words) : from, to, near, from, W);
+    const content = excerpt(s, i, Math.min(to, from + a.words), to, near, from, W);
     return { id: hitId(url), url, type: 'text', content, ...common };
   }
 }

@@ -12,7 +12,7 @@ import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './segmen
 import { BoundedMemo } from '../lru.ts';
 
 /** The file format; a file of another version is not read (the index is rebuilt). */
-export const INDEX_FORMAT_VERSION = 10;
+export const INDEX_FORMAT_VERSION = 11;
 const MAGIC = 'ADSIDX';
 
 type ArrayName = 'bodyPostingsStart' | 'bodyPostingPages' | 'bodyPostingFrequencies' | 'titlePostingsStart' | 'titlePostingPages'
@@ -23,8 +23,8 @@ type ArrayName = 'bodyPostingsStart' | 'bodyPostingPages' | 'bodyPostingFrequenc
   | 'typoHashes' | 'typoTermIds';
 type ColdName = 'texts' | 'sectionPostingSections' | 'sectionPostingCounts';
 /** The page table and vocabulary: strings (vocab j: j; page i: V + 3i + url|title|section; anchor a: V + 3n + 2a + id|text). */
-type TableName = 'stringOffsets' | 'stringBytes' | 'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading';
-const TABLES: TableName[] = ['stringOffsets', 'stringBytes', 'anchorsStart', 'anchorPositions', 'anchorWordCounts', 'anchorIsHeading'];
+type TableName = 'stringOffsets' | 'stringBytes' | 'anchorsStart' | 'anchorPositions' | 'anchorWordCounts';
+const TABLES: TableName[] = ['stringOffsets', 'stringBytes', 'anchorsStart', 'anchorPositions', 'anchorWordCounts'];
 const ARRAYS: ArrayName[] = [
   'bodyPostingsStart', 'bodyPostingPages', 'bodyPostingFrequencies', 'titlePostingsStart', 'titlePostingPages',
   'descriptionPostingsStart', 'descriptionPostingPages', 'headingPostingsStart', 'headingPostingPages',
@@ -50,22 +50,20 @@ function encodeTables(seg: SegmentData): Record<TableName, ArrayBufferView> {
   const anchorsStart = new Uint32Array(n + 1);
   const anchorPositions = new Int32Array(nA);
   const anchorWordCounts = new Uint32Array(nA);
-  const anchorIsHeading = new Uint8Array(nA);
   let a = 0;
   for (let i = 0; i < n; i++) {
     anchorsStart[i] = a;
     for (const x of seg.pages.at(i)!.anchors) {
       strs.push(x.id, x.text);
       anchorPositions[a] = x.loc;
-      anchorWordCounts[a] = x.words;
-      anchorIsHeading[a++] = x.heading ? 1 : 0;
+      anchorWordCounts[a++] = x.words;
     }
   }
   anchorsStart[n] = a;
   const bufs = strs.map((x) => Buffer.from(x, 'utf8'));
   const stringOffsets = new Uint32Array(bufs.length + 1);
   for (let k = 0; k < bufs.length; k++) stringOffsets[k + 1] = stringOffsets[k]! + bufs[k]!.length;
-  return { stringOffsets, stringBytes: Buffer.concat(bufs), anchorsStart, anchorPositions, anchorWordCounts, anchorIsHeading };
+  return { stringOffsets, stringBytes: Buffer.concat(bufs), anchorsStart, anchorPositions, anchorWordCounts };
 }
 
 /** Strings of the table, decoded on demand (ASCII through latin1: no UTF-8 validation). */
@@ -103,10 +101,10 @@ class TablePages implements PageList {
   readonly length: number;
   private readonly s: Strings;
   private readonly V: number;
-  private readonly t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading', Uint32Array | Int32Array | Uint8Array>;
+  private readonly t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts', Uint32Array | Int32Array>;
   /** Recently decoded pages (the top hits of recent queries). */
   private readonly memo = new BoundedMemo<number, PageInfo>(1024);
-  constructor(s: Strings, V: number, n: number, t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts' | 'anchorIsHeading', Uint32Array | Int32Array | Uint8Array>) {
+  constructor(s: Strings, V: number, n: number, t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts', Uint32Array | Int32Array>) {
     this.s = s;
     this.V = V;
     this.length = n;
@@ -122,11 +120,11 @@ class TablePages implements PageList {
     if (!(i >= 0 && i < this.length)) return undefined;
     let p = this.memo.get(i);
     if (p === undefined) {
-      const { anchorsStart, anchorPositions, anchorWordCounts, anchorIsHeading } = this.t;
+      const { anchorsStart, anchorPositions, anchorWordCounts } = this.t;
       const anchors: AnchorInfo[] = [];
       const s0 = this.V + 3 * this.length;
       for (let a = anchorsStart[i]!, end = anchorsStart[i + 1]!; a < end; a++) {
-        anchors.push({ loc: anchorPositions[a]!, id: this.s.get(s0 + 2 * a), text: this.s.get(s0 + 2 * a + 1), heading: anchorIsHeading[a] === 1, words: anchorWordCounts[a]! });
+        anchors.push({ loc: anchorPositions[a]!, id: this.s.get(s0 + 2 * a), text: this.s.get(s0 + 2 * a + 1), words: anchorWordCounts[a]! });
       }
       p = this.memo.remember(i, { url: this.url(i), title: this.title(i), section: this.s.get(this.V + 3 * i + 2), anchors });
     }

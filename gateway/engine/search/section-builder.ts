@@ -53,7 +53,7 @@ export function withSectionsAndStaticHits(termOfWord: Int32Array, seg: Omit<Segm
         flush(firstSection[i]! + a + 1);
         while (a + 1 < nA && anchors[a + 1]!.loc <= p) a++;
         nextLoc = a + 1 < nA ? anchors[a + 1]!.loc : nW + 1;
-        hEnd = anchors[a]!.heading ? anchors[a]!.loc + anchors[a]!.words : anchors[a]!.loc;
+        hEnd = anchors[a]!.loc + anchors[a]!.words;
       }
       const m = a >= 0 && p < hEnd ? head : body;
       m.set(t, (m.get(t) ?? 0) + 1);
@@ -95,7 +95,6 @@ export function withSectionsAndStaticHits(termOfWord: Int32Array, seg: Omit<Segm
       offsets[s0 + slot] = bytes;
       const j = slot >> 1;
       const h = slot & 1;
-      if (j > 0 && h === 1 && !pages[i]!.anchors[j - 1]!.heading) continue; // never chosen: no heading words
       const str = j === 0 ? renderer.staticJson(i, h === 1, -1, false) : renderer.staticJson(i, false, j - 1, h === 1);
       const b = Buffer.from(str, 'utf8');
       chunks.push(b);

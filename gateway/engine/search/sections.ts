@@ -40,7 +40,7 @@ function countWords(anchors: AnchorInfo[], positions: readonly number[], weight:
     const p = positions[m]!;
     if (a + 1 < nA && anchors[a + 1]!.loc <= p) {
       while (a + 1 < nA && anchors[a + 1]!.loc <= p) a++;
-      headingEnd = anchors[a]!.heading ? anchors[a]!.loc + anchors[a]!.words : 0;
+      headingEnd = anchors[a]!.loc + anchors[a]!.words;
     }
     if (p < headingEnd) head[a + 1]! += weight;
     else body[a + 1]! += weight;

@@ -78,16 +78,16 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     const ti = [firstOf(f.filters?.type), fb?.type].map((t) => CONTENT_TYPES.indexOf(t as ContentType)).find((x) => x >= 0);
     types[i] = ti ?? 0;
     const section = firstOf(f.filters?.section) ?? fb?.section ?? (url.split('/')[2] ?? '');
-    const found: AnchorInfo[] = (Array.isArray(f.anchors) ? f.anchors : [])
-      .filter((a) => a && typeof a.id === 'string' && a.id.length > 0 && typeof a.location === 'number')
+    // sections open at headings only, as Pagefind's own sub-results do: an id on another element (a code group's tab
+    // and its hidden panel, an id another tool keeps inside a heading, an author's `<a id>`) belongs to the section
+    // of the heading above it, which is where a reader following the result expects to land
+    const anchors: AnchorInfo[] = (Array.isArray(f.anchors) ? f.anchors : [])
+      .filter((a) => a && typeof a.id === 'string' && a.id.length > 0 && typeof a.location === 'number' && /^h[1-6]$/i.test(a.element ?? ''))
       .map((a) => {
         const text = toPlainText(a.text ?? '');
-        return { loc: a.location, id: a.id, text, heading: /^h[1-6]$/i.test(a.element ?? ''), words: text ? text.split(' ').length : 0 };
+        return { loc: a.location, id: a.id, text, words: text ? text.split(' ').length : 0 };
       })
       .sort((a, b) => a.loc - b.loc);
-    // an id inside a heading (an old or another tool's id kept beside it) names the heading's section, not a new one
-    const headingLocs = new Set(found.filter((a) => a.heading).map((a) => a.loc));
-    const anchors = found.filter((a) => a.heading || !headingLocs.has(a.loc));
     pages.push({ url, title, section, anchors });
 
     // heading ranges for term weights

@@ -26,7 +26,8 @@ export interface SearchHit {
 }
 
 /** An anchor of a page: word position `loc`, and for a heading its text and word count. */
-export interface AnchorInfo { loc: number; id: string; text: string; heading: boolean; words: number }
+/** A section heading of a page: its word position, id, plain text and word count. */
+export interface AnchorInfo { loc: number; id: string; text: string; words: number }
 export interface PageInfo { url: string; title: string; section: string; anchors: AnchorInfo[] }
 
 /** Array-like access (a plain array at build time; decoded on demand from the shared file buffer at query time). */
