@@ -52,7 +52,8 @@ function undouble(s: string): string {
 
 /**
  * Index terms of one whitespace-delimited word: the joined form first (`Node.js` → `nodejs`), then its parts
- * when it has several (`node`, `js`); with splitCase (page titles) also an identifier's camelCase words: `setupFiles` →
+ * when it has several (`node`, `js`), and a call's name without its arguments (`Bun.secrets.get(options)` →
+ * `bunsecretsget`); with splitCase (page titles) also an identifier's camelCase words: `setupFiles` →
  * `setupfil`, `setup`, `file`, so a reader's "setup files" finds the option's page (in page bodies they measured worse:
  * identifiers in code spread `be`, `use`, `type` over every reference page). Lower-cased, diacritics folded, `_` kept as
  * a word character, stemmed.
@@ -75,6 +76,13 @@ export function wordTerms(raw: string, splitCase = false): string[] {
   for (const p of parts) {
     const t = stem(p);
     if (!out.includes(t)) out.push(t);
+  }
+  // a call's name without its arguments, as a reader types the API: `Bun.secrets.get(options)` also `bunsecretsget`
+  const call = lower.indexOf('(');
+  if (call > 0) {
+    const name = lower.slice(0, call).split(NON_ASCII.test(lower) ? UNICODE_SPLIT : ASCII_SPLIT).filter((p) => p.length > 0);
+    const t = name.length > 1 ? stem(name.join('')) : '';
+    if (t && !out.includes(t)) out.push(t);
   }
   return out;
 }

@@ -42,6 +42,16 @@ describe('text utilities', () => {
     expect(wordTerms('—')).toEqual([]);
   });
 
+  it("also holds a call's name without its arguments, so the API as a reader types it matches exactly", () => {
+    expect(wordTerms('Bun.secrets.get(options)')).toEqual(['bunsecretsgetoption', 'bun', 'secret', 'get', 'option', 'bunsecretsget']);
+    // a heading's words are split at spaces: the name is in the first
+    expect(wordTerms('server.timeout(Request,')).toContain('servertimeout');
+    expect(queryTerms('server.timeout')).toEqual(['servertimeout']);
+    // nothing to add: no arguments, or a name of one part (already a part)
+    expect(wordTerms('process.exit()')).toEqual(['processexit', 'process', 'exit']);
+    expect(wordTerms('fetch(url)')).toEqual(['fetchurl', 'fetch', 'url']);
+  });
+
   it('splits camelCase identifiers into their words when asked (page titles such as `setupFiles`)', () => {
     expect(wordTerms('setupFiles')).toEqual(['setupfil']);
     expect(wordTerms('setupFiles', true)).toEqual(['setupfil', 'setup', 'file']);
