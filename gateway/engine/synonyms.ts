@@ -1,8 +1,10 @@
 /**
  * Words of software documentation that name the same thing differently: a reader asks for a "graphical interface",
  * the page says "UI"; "limit the number of workers", the option is `maxWorkers`; "silence the output", the option is
- * `silent`. A query term also matches its related terms (term-dictionary.ts: as expansions weighted below the term
- * itself), so the page that uses the other word is found without outranking one that uses the reader's.
+ * `silent`; and what visitors ask the companion assistant's portfolio in words a person's pages rarely use ("hire",
+ * "consulting", "spoken", "tech"), each a word docs queries rarely hold. A query term also matches its related terms
+ * (term-dictionary.ts: as expansions weighted below the term itself, their prefixes included), so the page that uses
+ * the other word is found without outranking one that uses the reader's.
  *
  * Why a small hand-written table of general vocabulary and not a thesaurus or embeddings: the words of one product
  * (its option names) must not be in it — the search is measured on another corpus too — and a broad thesaurus turns
@@ -39,16 +41,16 @@ const ENTRIES = [
   'print > log, console',
   'upgrade > migration, migrate',
   'fully > full',
-  // what visitors ask a person's site (the assistant's portfolio): hiring, availability, skills, talks
+  // what visitors ask a person's site (the assistant's portfolio), in words docs rarely use: hiring, talks, skills
   'hire > enquiry, engagement',
   'enquiry = inquiry',
-  'consult > engagement, client, independent',
-  'consultant > engagement, client, independent',
+  'consult > engagement, independent',
+  'consultant > engagement, independent',
   'freelance > independent, engagement',
-  'available > book, engagement',
-  'technology > stack, skill, language',
-  'tech > stack, skill, language',
-  'stack > skill, language, technology',
+  'available > engagement',
+  'availability > engagement',
+  'technology > skill, language',
+  'tech > skill, language',
   'speak > talk',
   'spoken > talk',
   'speaker > talk',

@@ -78,10 +78,9 @@ export function wordTerms(raw: string, splitCase = false): string[] {
     if (!out.includes(t)) out.push(t);
   }
   // a call's name without its arguments, as a reader types the API: `Bun.secrets.get(options)` also `bunsecretsget`
-  const call = lower.indexOf('(');
+  const call = lower.indexOf('(', 1);
   if (call > 0) {
-    const name = lower.slice(0, call).split(NON_ASCII.test(lower) ? UNICODE_SPLIT : ASCII_SPLIT).filter((p) => p.length > 0);
-    const t = name.length > 1 ? stem(name.join('')) : '';
+    const t = stem(lower.slice(0, call).split(NON_ASCII.test(lower) ? UNICODE_SPLIT : ASCII_SPLIT).join(''));
     if (t && !out.includes(t)) out.push(t);
   }
   return out;

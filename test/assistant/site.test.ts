@@ -253,12 +253,12 @@ describe('answers without a model backend (extractive)', () => {
       expect(res.status).toBe(200);
       return AskResponse.parse(await res.json());
     };
-    // no page says "hire", "spoken" or "stack": the Contact page's enquiries, the talks and the Skills section answer
+    // no page says "hire", "spoken" or "technologies": the Contact page's enquiries, the talks and the Skills section answer
     const hire = await ask('Can I hire Robin?');
     expect(hire.answer).not.toMatch(/^This site does not cover this question/);
     expect(hire.sources[0]!.url).toBe(`${SITE}/contact`);
     expect((await ask('Has Robin spoken at conferences?')).answer.split('\n')[0]).toContain('conference talks');
-    expect((await ask("What is Robin's tech stack?")).answer.split('\n')[0]).toBe('**Skills**:');
+    expect((await ask('What technologies does Robin use?')).answer.split('\n')[0]).toBe('**Skills**:');
   });
 
   it('POST /api/chat streams the extractive answer and its sources', async () => {

@@ -50,6 +50,9 @@ describe('text utilities', () => {
     // nothing to add: no arguments, or a name of one part (already a part)
     expect(wordTerms('process.exit()')).toEqual(['processexit', 'process', 'exit']);
     expect(wordTerms('fetch(url)')).toEqual(['fetchurl', 'fetch', 'url']);
+    // a title's camelCase name, split into its words, still holds it whole; a call in brackets too
+    expect(wordTerms('defineConfig(options)', true)).toContain('defineconfig');
+    expect(wordTerms('(Bun.file(path))')).toContain(queryTerms('Bun.file')[0]);
   });
 
   it('splits camelCase identifiers into their words when asked (page titles such as `setupFiles`)', () => {

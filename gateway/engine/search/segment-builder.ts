@@ -78,9 +78,9 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
     const ti = [firstOf(f.filters?.type), fb?.type].map((t) => CONTENT_TYPES.indexOf(t as ContentType)).find((x) => x >= 0);
     types[i] = ti ?? 0;
     const section = firstOf(f.filters?.section) ?? fb?.section ?? (url.split('/')[2] ?? '');
-    // sections open at headings only, as Pagefind's own sub-results do: an id on another element (a code group's tab
-    // and its hidden panel, an id another tool keeps inside a heading, an author's `<a id>`) belongs to the section
-    // of the heading above it, which is where a reader following the result expects to land
+    // sections open at headings only (the elements Pagefind's own sub-results use): an id on another element (a code
+    // group's tab and its hidden panel, an id another tool keeps inside a heading, an author's `<a id>`) belongs to the
+    // section of the heading above it, which is where a reader following the result expects to land
     const anchors: AnchorInfo[] = (Array.isArray(f.anchors) ? f.anchors : [])
       .filter((a) => a && typeof a.id === 'string' && a.id.length > 0 && typeof a.location === 'number' && /^h[1-6]$/i.test(a.element ?? ''))
       .map((a) => {

@@ -25,7 +25,6 @@ export interface SearchHit {
   path: string;
 }
 
-/** An anchor of a page: word position `loc`, and for a heading its text and word count. */
 /** A section heading of a page: its word position, id, plain text and word count. */
 export interface AnchorInfo { loc: number; id: string; text: string; words: number }
 export interface PageInfo { url: string; title: string; section: string; anchors: AnchorInfo[] }
