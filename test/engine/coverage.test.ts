@@ -158,6 +158,33 @@ describe('coverage ranking', () => {
     }
   });
 
+  it('a heading that holds the query word as typed wins over one holding a longer word it begins (`mockResolvedValue`)', () => {
+    // the `Once` variant's section names the method more often, and the first word's prefix matches its heading alike
+    const mockPage = (n: number) => {
+      const page = fragment(`/docs/api/mock-${n}`, `Mock ${n}`, `${filler} mockResolvedValue Resolves a promise. ${filler} mockResolvedValueOnce Resolves once: mockResolvedValueOnce, mockResolvedValueOnce and mockResolvedValueOnce. ${filler}`);
+      const at = (word: string) => page.content.split(' ').indexOf(word);
+      page.anchors = [
+        { element: 'h2', id: 'mockresolvedvalue', text: 'mockResolvedValue', location: at('mockResolvedValue') },
+        { element: 'h2', id: 'mockresolvedvalueonce', text: 'mockResolvedValueOnce', location: at('mockResolvedValueOnce') },
+      ];
+      return page;
+    };
+    const mini = miniIndex(Array.from({ length: 100 }, (_, n) => mockPage(n)));
+    const terms = queryTerms('mockResolvedValue');
+    // the section postings, the page's words (every query at wordsOverPostings 0), and the postings summed over a long tail
+    for (const index of [mini.index, new SearchIndex([mini.segment], { wordsOverPostings: 0 })]) {
+      const sets = index.matchSets(terms);
+      const ranking = index.rank(terms, undefined, 'any');
+      expect(index.hit(ranking.docs[0]!, 1, false, sets, true).url).toMatch(/#mockresolvedvalue$/);
+      expect(index.hit(ranking.docs[0]!, 1, false, sets, false).url).toMatch(/#mockresolvedvalue$/);
+      const all = JSON.parse(index.resultsJson(ranking.docs, ranking.scores, ranking.titleMatch, 0, sets)) as { url: string }[];
+      expect(all.every((hit) => hit.url.endsWith('#mockresolvedvalue'))).toBe(true);
+    }
+    // the longer name still opens its own section
+    const once = queryTerms('mockResolvedValueOnce');
+    expect(mini.index.hit(mini.index.rank(once, undefined, 'any').docs[0]!, 1, false, mini.index.matchSets(once)).url).toMatch(/#mockresolvedvalueonce$/);
+  });
+
   it('an API typed as words lands on the section its joined name heads (`describe skip`: `describe.skip`)', () => {
     // `describe.concurrent` first, its body saying "describe" more often: by the words alone it would win
     const describePage = (n: number) => {

@@ -50,9 +50,9 @@ export class HitRenderer {
       if (queryExcerpt && nW <= EXCERPT_SCAN_WORDS && this.sections.byWords(s, k, sets[k]!)) {
         // the page's matched words (its text is read for the excerpt anyway) give the section the section postings
         // would, without reading a broad query's postings for a page or two of excerpts
-        const joined = this.matchedWords.hasJoined(sets[k]!) ? [] : undefined;
-        const matched = this.matchedWords.in(s, i, sets[k]!, 0, nW, joined);
-        let chosen = this.sections.chooseByWords(anchors, matched, joined);
+        const emphasized = this.matchedWords.emphasized(sets[k]!);
+        const matched = this.matchedWords.in(s, i, sets[k]!, 0, nW, emphasized);
+        let chosen = this.sections.chooseByWords(anchors, matched, emphasized);
         if (chosen === UNDECIDED) chosen = this.sections.choose(s, i, k, sets);
         return this.render(doc, score, false, chosen, this.sections.headingHit === 1, matched);
       }

@@ -9,14 +9,20 @@
  * `describe.concurrent`, which the first word's prefix matches alike. Only for queries of at most JOINED_MAX_TERMS
  * terms, where the orders to try are few.
  *
+ * A heading matching a query word as typed counts EXACT_HEADING_WEIGHT times when the query's match set also holds
+ * longer words the word begins or other expansions of it: `mockResolvedValue` opens the section headed so, not the
+ * `mockResolvedValueOnce` section after it whose body names the method more often. Bodies count every expansion alike.
+ *
  * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query would be most of a
  * query's garbage. A set's marks hold until the next call; its ids, terms and weights, recorded per view, hold for good.
  */
 import type { SegmentData } from './segment.ts';
-import type { TermDictionary } from './term-dictionary.ts';
+import type { Expansion, TermDictionary } from './term-dictionary.ts';
 
 /** How many times a section counts a match of a joined term (the other terms' matches count once). */
 export const JOINED_WEIGHT = 2;
+/** How many times a section's heading counts a match of a query word itself, when the set holds other expansions too. */
+export const EXACT_HEADING_WEIGHT = 2;
 /** Queries of more terms (questions) look for no joined term: their pairs are many, and they name no API. */
 const JOINED_MAX_TERMS = 4;
 
@@ -32,6 +38,10 @@ export class MatchSets {
   private readonly weightLists = new WeakMap<Uint8Array, Uint8Array>();
   /** Per set with joined terms: their strings (a page's words are matched by their terms). */
   private readonly joinedSets = new WeakMap<Uint8Array, Set<string>>();
+  /** Per set whose headings weigh matches apart: the heading weight of each id (ids order). */
+  private readonly headingWeightLists = new WeakMap<Uint8Array, Uint8Array>();
+  /** Per set with heading weights: the query words themselves (strings), whose heading matches count EXACT_HEADING_WEIGHT times. */
+  private readonly exactSets = new WeakMap<Uint8Array, Set<string>>();
 
   constructor(segments: SegmentData[], dictionary: TermDictionary) {
     this.segments = segments;
@@ -57,10 +67,14 @@ export class MatchSets {
           lists[k]!.push(id);
         }
       });
+    const exact: Expansion[] = [];
+    let expanded = false;
     for (const t of terms) {
       for (const v of this.dictionary.expansions(t)) {
         strings.add(v.term);
         mark(v.ids);
+        if (v.term === t) exact.push(v);
+        else expanded = true;
       }
     }
     const joined = terms.length < 2 || terms.length > JOINED_MAX_TERMS ? [] : this.dictionary.joinedTerms(terms);
@@ -69,6 +83,8 @@ export class MatchSets {
       mark(j.ids);
     }
     const joinedStrings = joined.length > 0 ? new Set(joined.map((j) => j.term)) : undefined;
+    // a query word's own heading matches weigh more only beside other expansions (else every heading match would)
+    const exactStrings = expanded && exact.length > 0 ? new Set(exact.map((v) => v.term)) : undefined;
     sets.forEach((set, k) => {
       const ids = Int32Array.from(lists[k]!).sort();
       this.idLists.set(set, ids);
@@ -78,6 +94,12 @@ export class MatchSets {
         this.weightLists.set(set, Uint8Array.from(ids, (id) => (weighted.includes(id) ? JOINED_WEIGHT : 1)));
         this.joinedSets.set(set, joinedStrings!);
       }
+      const exactIds = exactStrings ? exact.filter((v) => v.ids[k]! >= 0).map((v) => v.ids[k]!) : [];
+      if (exactIds.length > 0) {
+        // a joined term is a query's words as typed too: its heading matches count EXACT_HEADING_WEIGHT times its weight
+        this.headingWeightLists.set(set, Uint8Array.from(ids, (id) => (weighted.includes(id) ? JOINED_WEIGHT * EXACT_HEADING_WEIGHT : exactIds.includes(id) ? EXACT_HEADING_WEIGHT : 1)));
+        this.exactSets.set(set, exactStrings!);
+      }
     });
     return sets;
   }
@@ -85,6 +107,16 @@ export class MatchSets {
   /** Per id of a set (ids order), how many times a section counts its match; undefined when every id counts once. */
   weights(set: Uint8Array): Uint8Array | undefined {
     return this.weightLists.get(set);
+  }
+
+  /** Per id of a set (ids order), how many times a section's heading counts its match; undefined when as weights(). */
+  headingWeights(set: Uint8Array): Uint8Array | undefined {
+    return this.headingWeightLists.get(set);
+  }
+
+  /** The query words of a set whose heading matches count EXACT_HEADING_WEIGHT times, or undefined. */
+  exactTerms(set: Uint8Array): Set<string> | undefined {
+    return this.exactSets.get(set);
   }
 
   /** The joined terms of a set (JOINED_WEIGHT each), or undefined. */

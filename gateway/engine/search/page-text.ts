@@ -85,6 +85,12 @@ export function plainWords(s: SegmentData, i: number, from: number, to: number):
 }
 
 /** Positions of matched words in a page: per worker, with memos of word → primary term and first characters. */
+/**
+ * Positions of matched words a section counts more times (ascending): of joined terms, and of the query's own words;
+ * `headings`: whether the set weighs heading matches apart (MatchSets.headingWeights).
+ */
+export interface EmphasizedWords { joined: number[]; exact: number[]; headings: boolean }
+
 export class MatchedWords {
   private readonly matchSets: MatchSets;
   private readonly primaryMemo = new BoundedMemo<string, string>(PRIMARY_MEMO_MAX);
@@ -133,19 +139,24 @@ export class MatchedWords {
     return this.primaryMemo.get(w) ?? this.primaryMemo.remember(w, primaryTerm(w));
   }
 
-  /** Whether the match set holds joined terms (MatchSets.joinedTerms), whose positions `in` can list apart. */
-  hasJoined(set: Uint8Array): boolean {
-    return this.matchSets.joinedTerms(set) !== undefined;
+  /**
+   * Lists for `in` to push the positions of words a section counts more times into, when the match set weighs any
+   * apart (its joined terms, its query words in headings: MatchSets.joinedTerms, exactTerms); else undefined.
+   */
+  emphasized(set: Uint8Array): EmphasizedWords | undefined {
+    const headings = this.matchSets.exactTerms(set) !== undefined;
+    return headings || this.matchSets.joinedTerms(set) ? { joined: [], exact: [], headings } : undefined;
   }
 
   /**
-   * Word positions (page-relative) in [from, to) of page i whose primary term is in the match set; with `joined`, the
-   * positions of the set's joined terms (MatchSets.joinedTerms) are pushed there too.
+   * Word positions (page-relative) in [from, to) of page i whose primary term is in the match set; with `emphasized`,
+   * the positions of the set's joined terms and of its query words are pushed there too.
    */
-  in(s: SegmentData, i: number, set: Uint8Array, from: number, to: number, joined?: number[]): number[] {
+  in(s: SegmentData, i: number, set: Uint8Array, from: number, to: number, emphasized?: EmphasizedWords): number[] {
     const matched: number[] = [];
     const terms = this.matchSets.terms(set);
-    const joinedTerms = joined && this.matchSets.joinedTerms(set);
+    const joinedTerms = emphasized && this.matchSets.joinedTerms(set);
+    const exactTerms = emphasized && this.matchSets.exactTerms(set);
     from = Math.max(0, from);
     if (!terms || to <= from) return matched;
     if (!s.zeroWidthSeparated[i]) {
@@ -173,7 +184,8 @@ export class MatchedWords {
           const t = this.primary(buffer.toString('utf8', b, e));
           if (t !== '' && terms.has(t)) {
             matched.push(p);
-            if (joinedTerms?.has(t)) joined!.push(p);
+            if (joinedTerms?.has(t)) emphasized!.joined.push(p);
+            if (exactTerms?.has(t)) emphasized!.exact.push(p);
           }
         }
         b = e + 1;
@@ -185,7 +197,8 @@ export class MatchedWords {
       const t = this.primary(words[j]!);
       if (t !== '' && terms.has(t)) {
         matched.push(from + j);
-        if (joinedTerms?.has(t)) joined!.push(from + j);
+        if (joinedTerms?.has(t)) emphasized!.joined.push(from + j);
+        if (exactTerms?.has(t)) emphasized!.exact.push(from + j);
       }
     }
     return matched;

@@ -11,7 +11,8 @@
  * for the excerpts anyway, while its postings (every expansion of every term) are hundreds of KB to read for them.
  */
 import type { Documents } from './documents.ts';
-import { JOINED_WEIGHT, type MatchSets } from './match-set.ts';
+import { EXACT_HEADING_WEIGHT, JOINED_WEIGHT, type MatchSets } from './match-set.ts';
+import type { EmphasizedWords } from './page-text.ts';
 import { type AnchorInfo, SECTION_BODY_BITS, SECTION_BODY_MAX, SECTION_HEADING_MAX, type SegmentData } from './segment.ts';
 
 /** A match set's section postings in one segment: id q of the set has entries [from[q], to[q]) of sections/counts. */
@@ -31,8 +32,11 @@ function sectionScore(body: number, head: number): number {
   return Math.min(body, BODY_MATCHES_COUNTED) + HEADING_MATCH_WEIGHT * head;
 }
 
-/** Adds `weight` per position (ascending) to the body or heading count of the section it falls in (section j + 1 for anchor j). */
-function countWords(anchors: AnchorInfo[], positions: readonly number[], weight: number, body: Int32Array, head: Int32Array): void {
+/**
+ * Adds `weight` per position (ascending) to the body or heading count of the section it falls in (section j + 1 for
+ * anchor j); with `body` undefined, only the positions in headings count.
+ */
+function countWords(anchors: AnchorInfo[], positions: readonly number[], weight: number, body: Int32Array | undefined, head: Int32Array): void {
   const nA = anchors.length;
   let a = -1;
   let headingEnd = 0;
@@ -43,7 +47,7 @@ function countWords(anchors: AnchorInfo[], positions: readonly number[], weight:
       headingEnd = anchors[a]!.loc + anchors[a]!.words;
     }
     if (p < headingEnd) head[a + 1]! += weight;
-    else body[a + 1]! += weight;
+    else if (body) body[a + 1]! += weight;
   }
 }
 
@@ -156,13 +160,15 @@ export class SectionChooser {
       if (!acc || acc.length < 2 * nSec) acc = this.accumulators[k] = new Uint32Array(2 * nSec);
       const { sections, counts, from, to, n } = this.sectionPostings(s, k, sets[k]!);
       const weights = this.matchSets.weights(sets[k]!);
+      const headingWeights = this.matchSets.headingWeights(sets[k]!) ?? weights;
       for (let q = 0; q < n; q++) {
         const weight = weights ? weights[q]! : 1;
+        const headingWeight = headingWeights ? headingWeights[q]! : 1;
         for (let e = from[q]!, end = to[q]!; e < end; e++) {
           const c = counts[e]!;
           const at = 2 * sections[e]!;
           acc[at]! += weight * (c & SECTION_BODY_MAX);
-          acc[at + 1]! += weight * (c >>> SECTION_BODY_BITS);
+          acc[at + 1]! += headingWeight * (c >>> SECTION_BODY_BITS);
         }
       }
       return acc;
@@ -213,16 +219,22 @@ export class SectionChooser {
   /**
    * The section choose() gives, from the page's matched word positions (ascending, MatchedWords.in over the whole
    * page) instead of the section postings: the same counts, since both count each word by its primary term
-   * (section-builder.ts), and the same order of comparison; the positions of joined terms (`joined`, ascending) count
-   * JOINED_WEIGHT times in all, as their postings do. UNDECIDED when a section holds more matches than a stored
-   * count keeps (SECTION_BODY_MAX, SECTION_HEADING_MAX), where the clamped per-term counts could choose otherwise.
+   * (section-builder.ts), and the same order of comparison; the positions of joined terms (`emphasized.joined`,
+   * ascending) count JOINED_WEIGHT times in all, and those of the query's own words in headings
+   * (`emphasized.exact`) EXACT_HEADING_WEIGHT times, as their postings do. UNDECIDED when a section holds more matches
+   * than a stored count keeps (SECTION_BODY_MAX, SECTION_HEADING_MAX), where the clamped per-term counts could choose
+   * otherwise.
    */
-  chooseByWords(anchors: AnchorInfo[], matched: number[], joined: readonly number[] = []): number {
+  chooseByWords(anchors: AnchorInfo[], matched: number[], emphasized?: EmphasizedWords): number {
     const nS = anchors.length + 1;
     const { body, head } = this.counts(nS);
     countWords(anchors, matched, 1, body, head);
     for (let j = 0; j < nS; j++) if (body[j]! > SECTION_BODY_MAX || head[j]! > SECTION_HEADING_MAX) return UNDECIDED;
-    if (joined.length > 0) countWords(anchors, joined, JOINED_WEIGHT - 1, body, head);
+    if (emphasized?.joined.length) countWords(anchors, emphasized.joined, JOINED_WEIGHT - 1, body, head);
+    if (emphasized?.headings) {
+      countWords(anchors, emphasized.exact, EXACT_HEADING_WEIGHT - 1, undefined, head);
+      countWords(anchors, emphasized.joined, JOINED_WEIGHT * (EXACT_HEADING_WEIGHT - 1), undefined, head);
+    }
     return this.best(nS);
   }
 
@@ -282,6 +294,7 @@ export class SectionChooser {
     }
     const { sections, counts, from, to, n: nIds } = this.sectionPostings(s, k, sets[k]!);
     const weights = this.matchSets.weights(sets[k]!);
+    const headingWeights = this.matchSets.headingWeights(sets[k]!) ?? weights;
     const { body, head } = this.counts(nS);
     const secEnd = sec0 + nS;
     for (let q = 0; q < nIds; q++) {
@@ -294,12 +307,13 @@ export class SectionChooser {
         else hi = m;
       }
       const weight = weights ? weights[q]! : 1;
+      const headingWeight = headingWeights ? headingWeights[q]! : 1;
       for (let e = lo, end = to[q]!; e < end; e++) {
         const sec = sections[e]!;
         if (sec >= secEnd) break;
         const c = counts[e]!;
         body[sec - sec0]! += weight * (c & SECTION_BODY_MAX);
-        head[sec - sec0]! += weight * (c >>> SECTION_BODY_BITS);
+        head[sec - sec0]! += headingWeight * (c >>> SECTION_BODY_BITS);
       }
     }
     return this.best(nS);
