@@ -82,8 +82,8 @@ export function markdownReport(r: EvalReport): string {
   lines.push(`| Queries with typos answered (not "not covered") | ${pct(a.typosAnswered, a.typos)} (${a.typosAnswered}/${a.typos}) |`);
   lines.push(`| Queries with typos citing a judged page / first citation judged | ${pct(a.typosCiteJudged, a.typos)} / ${pct(a.typosFirstCitedJudged, a.typos)} |`);
   const landing = (label: string, counts: SectionLanding[keyof SectionLanding]) =>
-    `| ${label} | ${counts.headings} | ${pct(counts.pageFound, counts.headings)} | ${pct(counts.onSection, counts.pageFound)} (${counts.onSection}/${counts.pageFound}) |`;
-  lines.push('', '| h2–h3 headings no other heading repeats, searched on `/api/search` | Headings | Page in the top 10 | Its result opens that section |', '|---|---:|---:|---:|');
+    `| ${label} | ${counts.headings} | ${pct(counts.pageFound, counts.headings)} | ${pct(counts.pageFirst, counts.headings)} | ${pct(counts.onSection, counts.pageFound)} (${counts.onSection}/${counts.pageFound}) |`;
+  lines.push('', '| h2–h3 headings no other heading repeats, searched on `/api/search` | Headings | Page in the top 10 | Page first | Its result opens that section |', '|---|---:|---:|---:|---:|');
   lines.push(landing('Plain headings of 2–4 words, as written (`Glob Import`)', r.sections.plain));
   lines.push(landing('API and option headings, as written (`vi.spyOn`)', r.sections.api));
   lines.push(landing('The same, as words (`vi spyOn`)', r.sections.apiAsWords));

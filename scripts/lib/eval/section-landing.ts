@@ -14,8 +14,11 @@ export interface HeadingPage {
   headings?: readonly { depth: number; slug?: string; text: string }[];
 }
 
-/** Of `headings` searched, how many found their page in the first 10 results and how many of those opened the heading's section. */
-export interface Landing { headings: number; pageFound: number; onSection: number }
+/**
+ * Of `headings` searched, how many found their page in the first 10 results, how many as the first result, and how
+ * many of those found opened the heading's section.
+ */
+export interface Landing { headings: number; pageFound: number; pageFirst: number; onSection: number }
 
 export interface SectionLanding { plain: Landing; api: Landing; apiAsWords: Landing }
 
@@ -40,12 +43,14 @@ function uniqueHeadings(pages: readonly HeadingPage[], keep: (name: string) => b
 }
 
 async function land(gatewayUrl: string, items: readonly { query: string; path: string; slug: string }[]): Promise<Landing> {
-  const out: Landing = { headings: items.length, pageFound: 0, onSection: 0 };
+  const out: Landing = { headings: items.length, pageFound: 0, pageFirst: 0, onSection: 0 };
   for (const item of items) {
     const hits = (await getJson(`${gatewayUrl}/api/search?limit=10&query=${encodeURIComponent(item.query)}`)) as { url: string }[];
-    const hit = hits.map((h) => new URL(h.url, 'http://site.invalid')).find((u) => u.pathname === item.path);
+    const urls = hits.map((h) => new URL(h.url, 'http://site.invalid'));
+    const hit = urls.find((u) => u.pathname === item.path);
     if (!hit) continue;
     out.pageFound++;
+    if (urls[0] === hit) out.pageFirst++;
     if (hit.hash === `#${item.slug}`) out.onSection++;
   }
   return out;
