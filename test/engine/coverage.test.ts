@@ -218,6 +218,18 @@ describe('coverage ranking', () => {
     expect(mini.index.hit(mini.index.rank(question, undefined, 'any').docs[0]!, 1, false, mini.index.matchSets(question), false).url).toMatch(/#describe-concurrent$/);
   });
 
+  it('an API typed as words ranks the page whose heading names it first among the pages whose headings hold the words (`test each`)', () => {
+    // the guide's heading holds both words apart and its body repeats them; the reference's heading is `test.each`
+    const guide = fragment('/docs/guide/lifecycle', 'Lifecycle', `${filler} Within Each Test File each test runs its hooks: each test, each test and each test. ${filler}`);
+    guide.anchors = [{ element: 'h2', id: 'within-each-test-file', text: 'Within Each Test File', location: guide.content.split(' ').indexOf('Within') }];
+    const reference = fragment('/docs/api/test', 'Test API', `${filler} ${filler} ${filler} test.each Runs a test once per row of a table. ${filler}`);
+    reference.anchors = [{ element: 'h2', id: 'test-each', text: 'test.each', location: reference.content.split(' ').indexOf('test.each') }];
+    const mini = miniIndex([guide, reference, ...Array.from({ length: 20 }, (_, n) => fragment(`/docs/other-${n}`, `Other ${n}`, `A test page ${n}.`))]);
+    expect(mini.ranked('test each').urls.slice(0, 2)).toEqual(['/docs/api/test', '/docs/guide/lifecycle']);
+    // a question (more than four terms) looks for no joined term
+    expect(mini.ranked('each test within file hooks runs').urls[0]).toBe('/docs/guide/lifecycle');
+  });
+
   it('counts a joined term in the segments that hold it, and the others as before', () => {
     const page = (url: string, withSkip: boolean) => {
       const text = `${filler} describe.concurrent Runs describe blocks at once: describe, describe and describe. ${withSkip ? 'describe.skip' : 'describe.only'} Skips a suite. ${filler}`;

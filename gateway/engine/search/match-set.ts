@@ -24,7 +24,7 @@ export const JOINED_WEIGHT = 2;
 /** How many times a section's heading counts a match of a query word itself, when the set holds other expansions too. */
 export const EXACT_HEADING_WEIGHT = 2;
 /** Queries of more terms (questions) look for no joined term: their pairs are many, and they name no API. */
-const JOINED_MAX_TERMS = 4;
+export const JOINED_MAX_TERMS = 4;
 
 export class MatchSets {
   private readonly segments: SegmentData[];

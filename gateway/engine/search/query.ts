@@ -10,7 +10,8 @@
  * multiplied by the share of the query's meaningful (non-filler) words the page holds, and a query of one or two
  * meaningful words ranks the pages holding all of them first, and above those the pages whose section headings
  * (h2–h6) with the title hold them all, a heading at least one of them as typed (not a prefix or a typo neighbour):
- * `vi.spyOn` finds the reference section before the guides that use it. Pages whose title holds every term some page's
+ * `vi.spyOn` finds the reference section before the guides that use it; among those, first the pages whose headings
+ * hold the words joined (`test each`: the heading `test.each`). Pages whose title holds every term some page's
  * text or title holds (a word no page has, or only a description, is left out) rank above all others (shorter titles,
  * and exact rather than prefix title matches, first); ties by url (top-k.ts).
  *
@@ -21,6 +22,7 @@ import { type RankingKeys, TOP_K_MAX, selectTop, sortAll } from './top-k.ts';
 import type { Documents } from './documents.ts';
 import { CONTENT_TYPES, type ContentType } from './segment.ts';
 import type { Expansion, TermDictionary } from './term-dictionary.ts';
+import { JOINED_MAX_TERMS } from './match-set.ts';
 import { QUESTION_FILLER } from '../text.ts';
 
 /** Ranked result of a query over the whole index. */
@@ -77,6 +79,8 @@ export class QueryScorer {
   /** Per page: the counted query terms its section headings hold (bit mask), valid where headingStamp is the query's. */
   private readonly headingMask: Uint16Array;
   private readonly headingStamp: Int32Array;
+  /** The pages markJoinedHeadings found among them with a joined term in their headings. */
+  private readonly joinedHeadedPages: Int32Array;
   /** The pages markHeadings found with every counted term in their headings. */
   private readonly headedPages: Int32Array;
   /** Per page: the description's share of a question's score (DESCRIPTION_WEIGHT), valid where descriptionStamp is the query's. */
@@ -110,6 +114,7 @@ export class QueryScorer {
     this.headingMask = new Uint16Array(n);
     this.headingStamp = new Int32Array(n);
     this.headedPages = new Int32Array(n);
+    this.joinedHeadedPages = new Int32Array(n);
     this.titleSimilarity = new Float64Array(n);
     this.descriptionScore = new Float64Array(n);
     this.descriptionStamp = new Int32Array(n);
@@ -133,37 +138,59 @@ export class QueryScorer {
    * headedPages. Run only for short queries, after their pages are scored: a question pays nothing for it.
    */
   private markHeadings(terms: readonly string[], counted: number, stamp: number): number {
-    const { documents, headingMask, headingStamp, queryStamp, matched } = this;
-    const segments = documents.segments;
+    const { headingMask, headingStamp, queryStamp, matched } = this;
     let full = 0;
     for (let ti = 0; ti < terms.length; ti++) {
       const bit = 1 << ti;
       if ((counted & bit) === 0) continue;
       for (const v of this.dictionary.expansions(terms[ti]!)) {
         if (v.similarity !== 1) continue;
-        for (let k = 0; k < segments.length; k++) {
-          const id = v.ids[k]!;
-          if (id < 0) continue;
-          const { headingPostingsStart, headingPostingPages } = segments[k]!;
-          const base = documents.segmentBase[k]!;
-          for (let e = headingPostingsStart[id]!, end = headingPostingsStart[id + 1]!; e < end; e++) {
-            const d = base + headingPostingPages[e]!;
-            if (queryStamp[d] !== stamp || (matched[d]! & bit) === 0) continue;
-            if (headingStamp[d] !== stamp) {
-              headingStamp[d] = stamp;
-              // the title's words count with the headings; this heading's own word is set below, so a page whose
-              // title already holds every counted word is listed by a heading naming one of them
-              headingMask[d] = this.titleMask[d]! & counted & ~bit;
-            }
-            if ((headingMask[d]! & bit) === 0) {
-              headingMask[d]! |= bit;
-              if (headingMask[d] === counted) this.headedPages[full++] = d;
-            }
+        this.eachHeadingPage(v.ids, (d) => {
+          if (queryStamp[d] !== stamp || (matched[d]! & bit) === 0) return;
+          if (headingStamp[d] !== stamp) {
+            headingStamp[d] = stamp;
+            // the title's words count with the headings; this heading's own word is set below, so a page whose
+            // title already holds every counted word is listed by a heading naming one of them
+            headingMask[d] = this.titleMask[d]! & counted & ~bit;
           }
-        }
+          if ((headingMask[d]! & bit) === 0) {
+            headingMask[d]! |= bit;
+            if (headingMask[d] === counted) this.headedPages[full++] = d;
+          }
+        });
       }
     }
     return full;
+  }
+
+  /** Calls `visit` with each page (global id) whose section headings hold the term of `ids` (its id per segment, or -1). */
+  private eachHeadingPage(ids: Int32Array, visit: (d: number) => void): void {
+    const { documents } = this;
+    for (let k = 0; k < documents.segments.length; k++) {
+      const id = ids[k]!;
+      if (id < 0) continue;
+      const { headingPostingsStart, headingPostingPages } = documents.segments[k]!;
+      const base = documents.segmentBase[k]!;
+      for (let e = headingPostingsStart[id]!, end = headingPostingsStart[id + 1]!; e < end; e++) visit(base + headingPostingPages[e]!);
+    }
+  }
+
+  /**
+   * Of the pages markHeadings listed, those whose section headings hold a term the query's words form joined
+   * (TermDictionary.joinedTerms: `test each` → `testeach`, the heading `test.each`), listed in joinedHeadedPages.
+   */
+  private markJoinedHeadings(terms: readonly string[], counted: number, stamp: number): number {
+    const { headingMask, headingStamp, joinedHeadedPages } = this;
+    let n = 0;
+    for (const j of this.dictionary.joinedTerms(terms)) {
+      this.eachHeadingPage(j.ids, (d) => {
+        // a headed page of this query (terms ≤ 12: the mask's top bit is free), listed once: its mask is set apart
+        if (headingStamp[d] !== stamp || headingMask[d] !== counted) return;
+        headingMask[d] = counted | 0x8000;
+        joinedHeadedPages[n++] = d;
+      });
+    }
+    return n;
   }
 
   /** Pages whose body holds one of `expansions` (distinct). */
@@ -378,14 +405,20 @@ export class QueryScorer {
     const headed = allFirst ? this.markHeadings(terms, counted, stamp) : 0;
     if (headed > 0) {
       // every page's score is below maxBody: added to the headed pages, it puts them above all others
-      const offset = maxBody;
       const all = (1 << nT) - 1;
-      for (let j = 0; j < headed; j++) {
-        const d = this.headedPages[j]!;
-        if (titleMatched[d] === knownTerms || (match === 'all' && matched[d] !== all) || (typeFilter >= 0 && documents.types[d] !== typeFilter)) continue;
-        fin[d]! += offset;
-        if (fin[d]! > maxBody) maxBody = fin[d]!;
-      }
+      const raise = (pages: Int32Array, count: number) => {
+        const offset = maxBody;
+        for (let j = 0; j < count; j++) {
+          const d = pages[j]!;
+          if (titleMatched[d] === knownTerms || (match === 'all' && matched[d] !== all) || (typeFilter >= 0 && documents.types[d] !== typeFilter)) continue;
+          fin[d]! += offset;
+          if (fin[d]! > maxBody) maxBody = fin[d]!;
+        }
+      };
+      raise(this.headedPages, headed);
+      // above those, the headed pages whose headings name the query's words joined (`test each`: `test.each`)
+      const joinedHeaded = nT >= 2 && nT <= JOINED_MAX_TERMS ? this.markJoinedHeadings(terms, counted, stamp) : 0;
+      if (joinedHeaded > 0) raise(this.joinedHeadedPages, joinedHeaded);
     }
     // title tier: above every other page; shorter titles (the query is more of the title) and titles holding the words
     // themselves rather than longer words they begin (`fsModuleCache` before `fsModuleCachePath`) first
