@@ -77,6 +77,14 @@ export function wordTerms(raw: string, splitCase = false): string[] {
     const t = stem(p);
     if (!out.includes(t)) out.push(t);
   }
+  // split at its case changes, an identifier's parts between its dots stay words too: `install.frozenLockfile` holds
+  // `frozenlockfil` (as the reader types the option) besides `frozen` and `lockfil`
+  if (camel) {
+    for (const p of lower.split(NON_ASCII.test(lower) ? UNICODE_SPLIT : ASCII_SPLIT)) {
+      const t = p ? stem(p) : '';
+      if (t && !out.includes(t)) out.push(t);
+    }
+  }
   // a call's name without its arguments, as a reader types the API: `Bun.secrets.get(options)` also `bunsecretsget`
   const call = lower.indexOf('(', 1);
   if (call > 0) {

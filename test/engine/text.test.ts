@@ -59,7 +59,9 @@ describe('text utilities', () => {
     expect(wordTerms('setupFiles')).toEqual(['setupfil']);
     expect(wordTerms('setupFiles', true)).toEqual(['setupfil', 'setup', 'file']);
     expect(wordTerms('HTMLElement', true)).toEqual(['htmlelement', 'html', 'element']);
-    expect(wordTerms('browser.testerHtmlPath', true)).toEqual(['browsertesterhtmlpath', 'browser', 'tester', 'html', 'path']);
+    expect(wordTerms('browser.testerHtmlPath', true)).toEqual(['browsertesterhtmlpath', 'browser', 'tester', 'html', 'path', 'testerhtmlpath']);
+    // the parts between its dots stay words too, as a reader types the option (`install frozenLockfile`)
+    expect(wordTerms('install.frozenLockfile', true)).toEqual(['installfrozenlockfil', 'install', 'frozen', 'lockfil', 'frozenlockfil']);
     expect(wordTerms('IPv6', true)).toEqual(['ipv6']);
     expect(wordTerms('Mocking', true)).toEqual(['mock']);
   });
