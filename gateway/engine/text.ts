@@ -72,26 +72,22 @@ export function wordTerms(raw: string, splitCase = false): string[] {
   parts = parts.filter((p) => p.length > 0);
   if (parts.length === 0) return [];
   if (parts.length === 1) return [stem(parts[0]!)];
-  const out = [stem(parts.join(''))];
-  for (const p of parts) {
-    const t = stem(p);
-    if (!out.includes(t)) out.push(t);
-  }
+  // a Set: a word of thousands of parts (a fuzzer's line) must not cost the square of them
+  const out = new Set([stem(parts.join(''))]);
+  for (const p of parts) out.add(stem(p));
   // split at its case changes, an identifier's parts between its dots stay words too: `install.frozenLockfile` holds
   // `frozenlockfil` (as the reader types the option) besides `frozen` and `lockfil`
+  const split = NON_ASCII.test(lower) ? UNICODE_SPLIT : ASCII_SPLIT;
   if (camel) {
-    for (const p of lower.split(NON_ASCII.test(lower) ? UNICODE_SPLIT : ASCII_SPLIT)) {
-      const t = p ? stem(p) : '';
-      if (t && !out.includes(t)) out.push(t);
-    }
+    for (const p of lower.split(split)) if (p) out.add(stem(p));
   }
   // a call's name without its arguments, as a reader types the API: `Bun.secrets.get(options)` also `bunsecretsget`
   const call = lower.indexOf('(', 1);
   if (call > 0) {
-    const t = stem(lower.slice(0, call).split(NON_ASCII.test(lower) ? UNICODE_SPLIT : ASCII_SPLIT).join(''));
-    if (t && !out.includes(t)) out.push(t);
+    const t = stem(lower.slice(0, call).split(split).join(''));
+    if (t) out.add(t);
   }
-  return out;
+  return [...out];
 }
 
 /** A lower-case letter or digit followed by an upper-case one, or an acronym followed by a word (`HTMLElement`). */

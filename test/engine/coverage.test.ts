@@ -230,6 +230,22 @@ describe('coverage ranking', () => {
     expect(mini.ranked('each test within file hooks runs').urls[0]).toBe('/docs/guide/lifecycle');
   });
 
+  it('chooses the same section from the postings and from the page words when a term is both joined and typed (`test.each test each`)', () => {
+    const page = fragment('/docs/api/test', 'Test', `${filler} test.each Runs once per row. ${filler} Each Test File each test and each test and each test. ${filler}`);
+    const at = (word: string) => page.content.split(' ').indexOf(word);
+    page.anchors = [
+      { element: 'h2', id: 'test-each', text: 'test.each', location: at('test.each') },
+      { element: 'h2', id: 'each-test-file', text: 'Each Test File', location: at('Each') },
+    ];
+    const mini = miniIndex([page, ...Array.from({ length: 20 }, (_, n) => fragment(`/docs/other-${n}`, `Other ${n}`, `Each page ${n} tests things.`))]);
+    const terms = queryTerms('test.each test each');
+    const urls = [mini.index, new SearchIndex([mini.segment], { wordsOverPostings: 0 })].map((index) => {
+      const doc = index.rank(terms, undefined, 'any').docs[0]!;
+      return index.hit(doc, 1, false, index.matchSets(terms), true).url;
+    });
+    expect(urls[1]).toBe(urls[0]);
+  });
+
   it('counts a joined term in the segments that hold it, and the others as before', () => {
     const page = (url: string, withSkip: boolean) => {
       const text = `${filler} describe.concurrent Runs describe blocks at once: describe, describe and describe. ${withSkip ? 'describe.skip' : 'describe.only'} Skips a suite. ${filler}`;

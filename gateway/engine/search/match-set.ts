@@ -9,8 +9,9 @@
  * `describe.concurrent`, which the first word's prefix matches alike. Only for queries of at most JOINED_MAX_TERMS
  * terms, where the orders to try are few.
  *
- * A heading matching a query word as typed counts EXACT_HEADING_WEIGHT times when the query's match set also holds
- * longer words the word begins or other expansions of it: `mockResolvedValue` opens the section headed so, not the
+ * A heading matching a query word as typed counts EXACT_HEADING_WEIGHT times (a joined term's JOINED_WEIGHT times
+ * that) when any of the query's words also matched longer words it begins or other expansions, as nearly every word
+ * does: `mockResolvedValue` opens the section headed so, not the
  * `mockResolvedValueOnce` section after it whose body names the method more often. Bodies count every expansion alike.
  *
  * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query would be most of a
@@ -57,7 +58,7 @@ export class MatchSets {
       if (!m) m = this.marks[k] = new Uint8Array(s.terms.length);
       else for (const id of this.marked[k]!) m[id] = 0;
       this.marked[k] = lists[k]!;
-      return m.subarray(0); // a new view: sets are keys of idLists, termSets, weightLists and joinedSets
+      return m.subarray(0); // a new view: sets are keys of idLists, termSets and the weight and term maps below
     });
     const strings = new Set<string>();
     const mark = (ids: Int32Array) =>

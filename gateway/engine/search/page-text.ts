@@ -84,13 +84,13 @@ export function plainWords(s: SegmentData, i: number, from: number, to: number):
   return toPlainText(s.zeroWidthSeparated[i] ? raw.replaceAll('\u200B', '') : raw);
 }
 
-/** Positions of matched words in a page: per worker, with memos of word → primary term and first characters. */
 /**
  * Positions of matched words a section counts more times (ascending): of joined terms, and of the query's own words;
  * `headings`: whether the set weighs heading matches apart (MatchSets.headingWeights).
  */
 export interface EmphasizedWords { joined: number[]; exact: number[]; headings: boolean }
 
+/** Positions of matched words in a page: per worker, with memos of word → primary term and first characters. */
 export class MatchedWords {
   private readonly matchSets: MatchSets;
   private readonly primaryMemo = new BoundedMemo<string, string>(PRIMARY_MEMO_MAX);
@@ -144,7 +144,7 @@ export class MatchedWords {
    * apart (its joined terms, its query words in headings: MatchSets.joinedTerms, exactTerms); else undefined.
    */
   emphasized(set: Uint8Array): EmphasizedWords | undefined {
-    const headings = this.matchSets.exactTerms(set) !== undefined;
+    const headings = this.matchSets.headingWeights(set) !== undefined;
     return headings || this.matchSets.joinedTerms(set) ? { joined: [], exact: [], headings } : undefined;
   }
 
@@ -184,8 +184,9 @@ export class MatchedWords {
           const t = this.primary(buffer.toString('utf8', b, e));
           if (t !== '' && terms.has(t)) {
             matched.push(p);
+            // a term both joined and typed (`test.each test each`) counts as joined, as its postings do
             if (joinedTerms?.has(t)) emphasized!.joined.push(p);
-            if (exactTerms?.has(t)) emphasized!.exact.push(p);
+            else if (exactTerms?.has(t)) emphasized!.exact.push(p);
           }
         }
         b = e + 1;
@@ -198,7 +199,7 @@ export class MatchedWords {
       if (t !== '' && terms.has(t)) {
         matched.push(from + j);
         if (joinedTerms?.has(t)) emphasized!.joined.push(from + j);
-        if (exactTerms?.has(t)) emphasized!.exact.push(from + j);
+        else if (exactTerms?.has(t)) emphasized!.exact.push(from + j);
       }
     }
     return matched;

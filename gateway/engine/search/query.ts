@@ -184,7 +184,7 @@ export class QueryScorer {
     let n = 0;
     for (const j of this.dictionary.joinedTerms(terms)) {
       this.eachHeadingPage(j.ids, (d) => {
-        // a headed page of this query (terms ≤ 12: the mask's top bit is free), listed once: its mask is set apart
+        // a headed page of this query (at most JOINED_MAX_TERMS terms here: bit 15 is no term's), listed once: its mask is set apart
         if (headingStamp[d] !== stamp || headingMask[d] !== counted) return;
         headingMask[d] = counted | 0x8000;
         joinedHeadedPages[n++] = d;

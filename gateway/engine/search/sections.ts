@@ -19,7 +19,8 @@ import { type AnchorInfo, SECTION_BODY_BITS, SECTION_BODY_MAX, SECTION_HEADING_M
 interface SectionPostings { sections: Int32Array; counts: Uint16Array; from: Int32Array; to: Int32Array; n: number }
 /**
  * A section's score: each match of a query word in its heading weighs HEADING_MATCH_WEIGHT, its body's matches count
- * up to BODY_MATCHES_COUNTED (a joined term's matches count JOINED_WEIGHT times each, match-set.ts). A heading naming
+ * up to BODY_MATCHES_COUNTED (a joined term's matches count JOINED_WEIGHT times each, and in a heading the word as
+ * typed EXACT_HEADING_WEIGHT times beside its longer expansions: match-set.ts). A heading naming
  * a query word says what the section is about, while a body repeating the query's commonest word says little more
  * after a few times: "glob import" asks for Vite's "Glob Import" section, not
  * the "Named Imports" subsection under it whose code says `import.meta.glob` again and again. Measured on the headings
