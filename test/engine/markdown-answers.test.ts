@@ -123,6 +123,18 @@ describe('markdownSections', () => {
     expect(intro!.blocks.map((b) => b.markdown)).toEqual(['> The description.', 'Intro paragraph.']);
   });
 
+  it("does not count the description in its intro's length: a page's opening is not outweighed by a short section below it", () => {
+    // the portfolio's Writing page: "I write …" opens it, the Talks section names "Write the Docs"
+    const twin = pageTwin({
+      title: 'Writing',
+      description: 'Articles and conference talks on search relevance, documentation for people and AI agents, and HTTP API design.',
+      body: 'I write a few long pieces a year, usually after a project taught me something.\n\n## Talks\n\n- DocsConf Lisbon 2025: Agents are readers too.\n- Write the Docs Portland 2023: Search logs are user research.\n',
+      isMdx: false,
+      llmsUrl: 'https://example.com/llms.txt',
+    }).markdown;
+    expect(rankSections('what does she write about', [{ url: 'http://localhost/writing', title: 'Writing', content: twin }])[0]!.section.heading).toBe('');
+  });
+
   it('marks the description a twin quotes under its title: it counts for its section, quoted only when the section holds nothing else', async () => {
     const twin = pageTwin({ title: 'Scopes and registries', description: 'Configure private registries and scoped packages', body: 'To configure a registry for a scope:\n\n```toml\n[install.scopes]\n```\n\n## Tokens\n\n> A quote of the page.\n', isMdx: false, llmsUrl: 'https://docs.example.com/llms.txt' }).markdown;
     const [intro, tokens] = markdownSections(twin);
