@@ -102,7 +102,9 @@ function indexedPage(s: PassageSource): IndexedPage {
     // the page's description, in its intro, is matched but not counted in the intro's length: it sums up the whole
     // page, as the title does, and should not make the page's opening weigh less than a short section below
     const described = section.blocks.filter((b) => b.description);
-    if (described.length > 0 && described.length < section.blocks.length) for (const c of blockTermCounts(described).values()) length -= c;
+    if (described.length > 0 && described.length < section.blocks.length) {
+      for (const c of blockTermCounts(described).values()) length -= c;
+    }
     return { section, heading: termCounts(section.heading), length };
   });
   const page = { content: s.content, sections, terms: [...postings.keys()].sort(), postings };

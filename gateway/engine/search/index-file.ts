@@ -97,14 +97,17 @@ class TableVocab implements List<string> {
   }
 }
 
+/** The page table's anchor arrays (encodeTables). */
+type AnchorTables = Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts', Uint32Array | Int32Array>;
+
 class TablePages implements PageList {
   readonly length: number;
   private readonly s: Strings;
   private readonly V: number;
-  private readonly t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts', Uint32Array | Int32Array>;
+  private readonly t: AnchorTables;
   /** Recently decoded pages (the top hits of recent queries). */
   private readonly memo = new BoundedMemo<number, PageInfo>(1024);
-  constructor(s: Strings, V: number, n: number, t: Record<'anchorsStart' | 'anchorPositions' | 'anchorWordCounts', Uint32Array | Int32Array>) {
+  constructor(s: Strings, V: number, n: number, t: AnchorTables) {
     this.s = s;
     this.V = V;
     this.length = n;

@@ -11,8 +11,8 @@
  *
  * A heading matching a query word as typed counts EXACT_HEADING_WEIGHT times (a joined term's JOINED_WEIGHT times
  * that) when any of the query's words also matched longer words it begins or other expansions, as nearly every word
- * does: `mockResolvedValue` opens the section headed so, not the
- * `mockResolvedValueOnce` section after it whose body names the method more often. Bodies count every expansion alike.
+ * does: `mockResolvedValue` opens the section headed so, not the `mockResolvedValueOnce` section after it whose body
+ * names the method more often. Bodies count every expansion alike.
  *
  * Why views of one reusable mark buffer per segment: a vocabulary-sized array per segment per query would be most of a
  * query's garbage. A set's marks hold until the next call; its ids, terms and weights, recorded per view, hold for good.
@@ -22,7 +22,7 @@ import type { Expansion, TermDictionary } from './term-dictionary.ts';
 
 /** How many times a section counts a match of a joined term (the other terms' matches count once). */
 export const JOINED_WEIGHT = 2;
-/** How many times a section's heading counts a match of a query word itself, when the set holds other expansions too. */
+/** How many times a section's heading counts a match of a query word itself, beside other expansions. */
 export const EXACT_HEADING_WEIGHT = 2;
 /** Queries of more terms (questions) look for no joined term: their pairs are many, and they name no API. */
 export const JOINED_MAX_TERMS = 4;
@@ -41,7 +41,7 @@ export class MatchSets {
   private readonly joinedSets = new WeakMap<Uint8Array, Set<string>>();
   /** Per set whose headings weigh matches apart: the heading weight of each id (ids order). */
   private readonly headingWeightLists = new WeakMap<Uint8Array, Uint8Array>();
-  /** Per set with heading weights: the query words themselves (strings), whose heading matches count EXACT_HEADING_WEIGHT times. */
+  /** Per set with heading weights: the query words themselves, whose heading matches count EXACT_HEADING_WEIGHT times. */
   private readonly exactSets = new WeakMap<Uint8Array, Set<string>>();
 
   constructor(segments: SegmentData[], dictionary: TermDictionary) {
@@ -98,7 +98,8 @@ export class MatchSets {
       const exactIds = exactStrings ? exact.filter((v) => v.ids[k]! >= 0).map((v) => v.ids[k]!) : [];
       if (exactIds.length > 0) {
         // a joined term is a query's words as typed too: its heading matches count EXACT_HEADING_WEIGHT times its weight
-        this.headingWeightLists.set(set, Uint8Array.from(ids, (id) => (weighted.includes(id) ? JOINED_WEIGHT * EXACT_HEADING_WEIGHT : exactIds.includes(id) ? EXACT_HEADING_WEIGHT : 1)));
+        const headingWeight = (id: number) => (weighted.includes(id) ? JOINED_WEIGHT * EXACT_HEADING_WEIGHT : exactIds.includes(id) ? EXACT_HEADING_WEIGHT : 1);
+        this.headingWeightLists.set(set, Uint8Array.from(ids, headingWeight));
         this.exactSets.set(set, exactStrings!);
       }
     });

@@ -163,7 +163,7 @@ export class QueryScorer {
     return full;
   }
 
-  /** Calls `visit` with each page (global id) whose section headings hold the term of `ids` (its id per segment, or -1). */
+  /** Calls `visit` with each page (global id) whose section headings hold the term of `ids` (its id per segment or -1). */
   private eachHeadingPage(ids: Int32Array, visit: (d: number) => void): void {
     const { documents } = this;
     for (let k = 0; k < documents.segments.length; k++) {
@@ -184,7 +184,8 @@ export class QueryScorer {
     let n = 0;
     for (const j of this.dictionary.joinedTerms(terms)) {
       this.eachHeadingPage(j.ids, (d) => {
-        // a headed page of this query (at most JOINED_MAX_TERMS terms here: bit 15 is no term's), listed once: its mask is set apart
+        // a headed page of this query, listed once: its mask is set apart by bit 15, which is no term's (at most
+        // JOINED_MAX_TERMS terms here)
         if (headingStamp[d] !== stamp || headingMask[d] !== counted) return;
         headingMask[d] = counted | 0x8000;
         joinedHeadedPages[n++] = d;
