@@ -36,6 +36,7 @@ const ENTRIES = [
   'stop > bail, abort',
   'abort = bail',
   'fake = mock = stub',
+  'freeze > fake, mock',
   'repo > monorepo, workspace',
   'longest > slow',
   'print > log, console',

@@ -14,6 +14,7 @@ describe('related words', () => {
     expect(relatedTerms('max')).not.toContain('limit');
     expect(relatedTerms(queryTerms('silence')[0]!)).toContain('silent');
     expect(relatedTerms('retry')).not.toContain('retry');
+    expect(relatedTerms(queryTerms('freeze')[0]!)).toEqual(expect.arrayContaining(['fake', 'mock']));
     expect(relatedTerms('vitest')).toEqual([]);
   });
 
