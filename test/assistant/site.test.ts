@@ -247,20 +247,6 @@ describe('answers without a model backend (extractive)', () => {
     expect(await answerOf('How do I knit a scarf?')).toMatch(/^This site does not cover this question\. The closest pages are:/);
   });
 
-  it("POST /ask reads a visitor's words for hiring, talks and skills as the pages' own (related words)", async () => {
-    const ask = async (query: string) => {
-      const res = await get('/ask', { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ query }) });
-      expect(res.status).toBe(200);
-      return AskResponse.parse(await res.json());
-    };
-    // no page says "hire", "spoken" or "technologies": the Contact page's enquiries, the talks and the Skills section answer
-    const hire = await ask('Can I hire Robin?');
-    expect(hire.answer).not.toMatch(/^This site does not cover this question/);
-    expect(hire.sources[0]!.url).toBe(`${SITE}/contact`);
-    expect((await ask('Has Robin spoken at conferences?')).answer.split('\n')[0]).toContain('conference talks');
-    expect((await ask('What technologies does Robin use?')).answer.split('\n')[0]).toBe('**Skills**:');
-  });
-
   it('POST /api/chat streams the extractive answer and its sources', async () => {
     const res = await get('/api/chat', { method: 'POST', headers: chatHeaders, body: JSON.stringify({ messages: [{ role: 'user', content: 'How do I contact Robin by email?' }] }) });
     expect(res.status).toBe(200);
