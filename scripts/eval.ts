@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot, runAstroBuild } from './lib/astro-build.ts';
-import { SET_NAMES, builtPages, loadEvalSets, type EvalQuery, type EvalSets } from './lib/eval/judged-set.ts';
+import { SET_NAMES, builtPages, loadEvalSets, loadOffTopic, type EvalQuery, type EvalSets } from './lib/eval/judged-set.ts';
 import { answerCheck, citedPath, mean, recall, reciprocalRank } from './lib/eval/metrics.ts';
 import { apiSearchRanker, askRanker, generateAnswer, minisearchRanker, pagefindRanker, type Ranker } from './lib/eval/rankers.ts';
 import { sectionLanding } from './lib/eval/section-landing.ts';
@@ -95,6 +95,7 @@ async function main(): Promise<void> {
   const manifestFile = join(siteDir, 'build-manifest.json');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { pages: { path: string; title: string; md: string; source?: string; headings?: { depth: number; slug?: string; text: string }[] }[] };
   const sets: EvalSets = loadEvalSets(resolve(args.set), builtPages(manifest.pages, manifestFile));
+  const offTopic = loadOffTopic(join(repoRoot, 'bench/relevance/off-topic.json'));
 
   const gw = await startGateway(distDir, { RATE_LIMIT_MAX: '1000000', SITE_URL });
   const pagefind = await pagefindRanker(siteDir);
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
     // what the answerer can cite at best: it answers from the first five pages /ask ranks
     const judgedInSources = sets.questions.filter((q, i) => askQuestionRanks[i]!.slice(0, 5).some((p) => q.relevant.has(p))).length;
     const judgedFirstSource = sets.questions.filter((q, i) => q.relevant.has(askQuestionRanks[i]![0] ?? '')).length;
-    const answers: AnswerScores = { judgedInSources, judgedFirstSource, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, brokenFences: 0, repeatedPassages: 0, danglingLeadIns: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
+    const answers: AnswerScores = { judgedInSources, judgedFirstSource, answerable: 0, citesJudged: 0, firstCitedJudged: 0, notCoveredOnAnswerable: 0, unanswerable: 0, notCoveredOnUnanswerable: 0, offTopic: 0, notCoveredOnOffTopic: 0, brokenFences: 0, repeatedPassages: 0, danglingLeadIns: 0, answers: 0, typos: 0, typosAnswered: 0, typosCiteJudged: 0, typosFirstCitedJudged: 0 };
     const answerMisses: EvalReport['answerMisses'] = [];
     // what an answer's text shows whichever set it answers: fences, repeats, a lead-in announcing nothing
     const countText = (check: ReturnType<typeof answerCheck>) => {
@@ -158,6 +159,16 @@ async function main(): Promise<void> {
         if (check.notCovered) answers.notCoveredOnAnswerable++;
       }
     }
+    // questions nobody tuned the answerer on: the same off-topic list for every corpus
+    const offTopicAnswered: EvalReport['offTopicAnswered'] = [];
+    for (const q of offTopic) {
+      const answer = await generateAnswer(gw.url, q.query);
+      const check = answerCheck(q, answer);
+      countText(check);
+      answers.offTopic++;
+      if (check.notCovered) answers.notCoveredOnOffTopic++;
+      else offTopicAnswered.push({ query: q.query, cited: answer.citations.map(citedPath) });
+    }
     // a reader's typo must not turn an answer into "not covered": the typo set, answered
     for (const q of sets.typos) {
       const check = answerCheck(q, await generateAnswer(gw.url, q.query));
@@ -169,7 +180,7 @@ async function main(): Promise<void> {
     }
 
     const sections = await sectionLanding(gw.url, manifest.pages);
-    const report: EvalReport = { corpus: corpusName, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, sections, misses, answerMisses };
+    const report: EvalReport = { corpus: corpusName, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', pages: manifest.pages.length, ranking, answers, sections, misses, answerMisses, offTopicAnswered };
     const md = markdownReport(report);
     console.log(`\n${md}`);
     const results = join(repoRoot, 'bench/results');

@@ -4,6 +4,7 @@
  * build manifest, whose pages record the file they were built from (`source`): the set outlives any change of the
  * address rule. Known-item queries (every page title) are generated here from the build: all pages sharing a title
  * are judged for it; so are section known items (every heading that names an API or option, as `vi.spyOn`).
+ * The off-topic questions (bench/relevance/off-topic.json) are one list asked of every corpus.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -119,4 +120,11 @@ export function loadEvalSets(file: string, pages: readonly BuiltPage[]): EvalSet
     sectionItems: sectionItems(pages),
     unanswerable: data.unanswerable.map((q) => ({ query: q.query, relevant: new Map() })),
   };
+}
+
+const OffTopicFile = z.object({ about: z.string().optional(), questions: z.array(z.object({ query: z.string().min(1) })).min(1) });
+
+/** The questions no documentation answers, shared by every corpus (bench/relevance/off-topic.json). */
+export function loadOffTopic(file: string): EvalQuery[] {
+  return OffTopicFile.parse(JSON.parse(readFileSync(file, 'utf8'))).questions.map((q) => ({ query: q.query, relevant: new Map() }));
 }

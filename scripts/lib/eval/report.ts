@@ -21,6 +21,9 @@ export interface AnswerScores {
   notCoveredOnAnswerable: number;
   unanswerable: number;
   notCoveredOnUnanswerable: number;
+  /** The off-topic questions every corpus is asked (bench/relevance/off-topic.json), and how many got "not covered". */
+  offTopic: number;
+  notCoveredOnOffTopic: number;
   brokenFences: number;
   /** Answers quoting a paragraph or code block twice, and answers ending on a lead-in with nothing after it (metrics.ts answerShape). */
   repeatedPassages: number;
@@ -48,6 +51,8 @@ export interface EvalReport {
    * answerer (judged ones marked `*`), what the answer cited, and whether it said "not covered".
    */
   answerMisses: { query: string; sources: string[]; cited: string[]; notCovered: boolean }[];
+  /** Off-topic questions answered instead of "not covered", with the pages the answer cited. */
+  offTopicAnswered: { query: string; cited: string[] }[];
 }
 
 const SET_TITLES: Record<Exclude<SetName, 'unanswerable'>, string> = {
@@ -78,6 +83,7 @@ export function markdownReport(r: EvalReport): string {
   lines.push(`| Answers with broken code fences | ${a.brokenFences} of ${a.answers} |`);
   lines.push(`| Answers quoting a paragraph or code block twice / ending on a lead-in with nothing after it | ${a.repeatedPassages} / ${a.danglingLeadIns} of ${a.answers} |`);
   lines.push(`| Unanswerable questions answered "not covered" | ${pct(a.notCoveredOnUnanswerable, a.unanswerable)} (${a.notCoveredOnUnanswerable}/${a.unanswerable}) |`);
+  lines.push(`| Off-topic questions, the same for every corpus, answered "not covered" | ${pct(a.notCoveredOnOffTopic, a.offTopic)} (${a.notCoveredOnOffTopic}/${a.offTopic}) |`);
   lines.push(`| Answerable questions answered "not covered" | ${pct(a.notCoveredOnAnswerable, a.answerable)} (${a.notCoveredOnAnswerable}/${a.answerable}) |`);
   lines.push(`| Queries with typos answered (not "not covered") | ${pct(a.typosAnswered, a.typos)} (${a.typosAnswered}/${a.typos}) |`);
   lines.push(`| Queries with typos citing a judged page / first citation judged | ${pct(a.typosCiteJudged, a.typos)} / ${pct(a.typosFirstCitedJudged, a.typos)} |`);
