@@ -266,8 +266,8 @@ describe('coverage ranking', () => {
     expect(urls).toContain('/docs/b#describe-concurrent');
   });
 
-  it('joins query words into the index term of a compound name, whatever the stemmer took between them', () => {
-    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot import.meta.hot.accept css.modules.classNameStrategy experimental.importDurations.thresholds')]);
+  it('joins query words into the index term of a compound name, whatever the stemmer took between them or from the last', () => {
+    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot import.meta.hot.accept css.modules.classNameStrategy experimental.importDurations.thresholds S3Client.write S3Client.prototype.write S3Client.exists Bun.JSON5.parse()')]);
     const dictionary = new TermDictionary([mini.segment], 24);
     const joined = (query: string) => dictionary.joinedTerms(queryTerms(query)).map((e) => e.term);
     expect(joined('optimizeDeps include')).toEqual(['optimizedepsinclud']);
@@ -285,6 +285,12 @@ describe('coverage ranking', () => {
     // a middle word's ending the stemmer took: `modules` is `modul`, `importDurations` is `importdur`
     expect(joined('css modules classNameStrategy')).toEqual(['cssmodulesclassnamestrategy']);
     expect(joined('experimental importDurations thresholds')).toEqual(['experimentalimportdurationsthreshold']);
+    // the last word's ending, which a name the stemmer left whole keeps (`S3Client.write`: `s3clientwrite`, `write` is `writ`)
+    expect(joined('S3Client write')).toEqual(['s3clientwrite']);
+    expect(joined('S3Client exists')).toEqual(['s3clientexists']);
+    expect(joined('Bun JSON5 parse')).toEqual(['bunjson5parse']);
+    // the name joining the most words: `S3Client.prototype.write`, not `S3Client.write`
+    expect(joined('S3Client prototype write')).toEqual(['s3clientprototypewrite']);
   });
 
   it("a question's words in a page's description count for it, when it holds two or more of them", () => {

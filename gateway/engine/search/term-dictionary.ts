@@ -108,14 +108,17 @@ export class TermDictionary {
    * `describeskip`, the term of `describe.skip`; `bun` `cron` `pars` is `buncronpars`, of `Bun.cron.parse`), with
    * their ids per segment (-1 absent). A candidate is looked up within the run of words that begin with the words
    * joined so far, and one that begins no word is not extended: a query pays a binary search per term and segment, a
-   * few steps per pair, and little more for longer names. The runs of single terms are memoized, the result per term
-   * list.
+   * few steps per pair, and little more for longer names. The last word is also tried with the ending the stemmer took
+   * from it, as a compound the stemmer did not touch keeps it (`S3Client.write`: `s3clientwrite`, not `s3clientwrit`).
+   * The runs of single terms are memoized, the result per term list.
    */
   joinedTerms(terms: readonly string[]): readonly Expansion[] {
     const key = terms.join(' ');
     let out = this.joinedMemo.get(key);
     if (out !== undefined) return out;
     const found: Expansion[] = [];
+    /** Which of `terms` each found name joins (bit per term). */
+    const wordsOf = new Map<string, number>();
     const S = this.segments.length;
     const extend = (text: string, last: string, used: number, parts: number, ranges: readonly (readonly [number, number])[]) => {
       const joiners = this.joinersAfter(last);
@@ -141,8 +144,28 @@ export class TermDictionary {
             begins = true;
             return [from, to];
           });
-          if (ids && !found.some((e) => e.term === candidate)) found.push({ term: candidate, similarity: 1, ids });
-          if (begins) extend(candidate, terms[u]!, used | (1 << u), parts + 1, next);
+          const joinedWords = used | (1 << u);
+          if (ids && !found.some((e) => e.term === candidate)) {
+            found.push({ term: candidate, similarity: 1, ids });
+            wordsOf.set(candidate, joinedWords);
+          }
+          // the last word with the ending the stemmer took, which a compound the stemmer left whole keeps
+          // (`bun` `json5` `pars`: `bunjson5parse`, the term of `Bun.JSON5.parse()`)
+          for (const ending of this.joinersAfter(terms[u]!)) {
+            if (ending === '') continue;
+            const whole = candidate + ending;
+            let wholeIds: Int32Array | undefined;
+            ranges.forEach(([lo, hi], k) => {
+              const words = this.segments[k]!.terms;
+              const at = lowerBound(words, whole, lo, hi);
+              if (at < hi && words.at(at) === whole) (wholeIds ??= new Int32Array(S).fill(-1))[k] = at;
+            });
+            if (wholeIds && !found.some((e) => e.term === whole)) {
+              found.push({ term: whole, similarity: 1, ids: wholeIds });
+              wordsOf.set(whole, joinedWords);
+            }
+          }
+          if (begins) extend(candidate, terms[u]!, joinedWords, parts + 1, next);
         }
       }
     };
@@ -151,8 +174,14 @@ export class TermDictionary {
       if (ranges.some(([lo, hi]) => lo < hi)) extend(first, first, 1 << t, 1, ranges);
     });
     // a name the query names in full, not the shorter one it begins with (`import.meta.hot.accept`, not
-    // `import.meta.hot`, whose heading would count as much)
-    out = found.filter((e) => !found.some((longer) => longer.term.length > e.term.length && longer.term.startsWith(e.term)));
+    // `import.meta.hot`, whose heading would count as much), nor one joining fewer of its words
+    // (`S3Client prototype write`: `S3Client.prototype.write`, not `S3Client.write`)
+    const joinsMore = (longer: Expansion, e: Expansion) => {
+      const a = wordsOf.get(longer.term)!;
+      const b = wordsOf.get(e.term)!;
+      return a !== b && (a & b) === b;
+    };
+    out = found.filter((e) => !found.some((longer) => (longer.term.length > e.term.length && longer.term.startsWith(e.term)) || joinsMore(longer, e)));
     return this.joinedMemo.remember(key, out);
   }
 
