@@ -82,12 +82,24 @@ export function wordTerms(raw: string, splitCase = false): string[] {
     for (const p of lower.split(split)) if (p) out.add(stem(p));
   }
   // a call's name without its arguments, as a reader types the API: `Bun.secrets.get(options)` also `bunsecretsget`
-  const call = lower.indexOf('(', 1);
-  if (call > 0) {
-    const t = stem(lower.slice(0, call).split(split).join(''));
-    if (t) out.add(t);
-  }
+  const call = callTerm(lower);
+  if (call) out.add(call);
   return [...out];
+}
+
+/** The term of a call's name without its arguments (`Bun.secrets.get(options)` → `bunsecretsget`), '' for a word that is no call. */
+function callTerm(raw: string): string {
+  const call = raw.indexOf('(', 1);
+  return call > 0 ? primaryTerm(raw.slice(0, call)) : '';
+}
+
+/**
+ * The one term a section counts a word by (section-builder.ts, page-text.ts): a call's name without its arguments,
+ * else the word's primary term. A reader types the API's name, not its arguments: the heading
+ * `Bun.secrets.get(options)` is the section `Bun.secrets.get` and `Bun secrets get` ask for.
+ */
+export function sectionTerm(raw: string): string {
+  return callTerm(raw) || primaryTerm(raw);
 }
 
 /** A lower-case letter or digit followed by an upper-case one, or an acronym followed by a word (`HTMLElement`). */

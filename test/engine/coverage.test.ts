@@ -230,6 +230,25 @@ describe('coverage ranking', () => {
     expect(mini.ranked('each test within file hooks runs').urls[0]).toBe('/docs/guide/lifecycle');
   });
 
+  it('a heading that is a call with arguments is the section of its name (`Bun.secrets.get(options)`), on both paths', () => {
+    // the intro names `Bun.secrets` more often; the sections' headings are calls, as Bun's reference writes them
+    const page = fragment('/docs/runtime/secrets', 'Secrets', `${filler} Bun.secrets stores secrets: Bun.secrets, Bun.secrets and Bun.secrets. Bun.secrets.get(options) Reads a secret. Bun.secrets.set(options) Stores a secret. ${filler}`);
+    const at = (word: string) => page.content.split(' ').indexOf(word);
+    page.anchors = [
+      { element: 'h2', id: 'bunsecretsgetoptions', text: 'Bun.secrets.get(options)', location: at('Bun.secrets.get(options)') },
+      { element: 'h2', id: 'bunsecretssetoptions', text: 'Bun.secrets.set(options)', location: at('Bun.secrets.set(options)') },
+    ];
+    const mini = miniIndex([page, ...Array.from({ length: 20 }, (_, n) => fragment(`/docs/other-${n}`, `Other ${n}`, `Nothing secret on page ${n}.`))]);
+    for (const query of ['Bun secrets get', 'Bun.secrets.get', 'bun secrets set']) {
+      const terms = queryTerms(query);
+      const urls = [mini.index, new SearchIndex([mini.segment], { wordsOverPostings: 0 })].map((index) => {
+        const doc = index.rank(terms, undefined, 'any').docs[0]!;
+        return index.hit(doc, 1, false, index.matchSets(terms), true).url;
+      });
+      expect(urls, query).toEqual(Array(2).fill(query.endsWith('set') ? '/docs/runtime/secrets#bunsecretssetoptions' : '/docs/runtime/secrets#bunsecretsgetoptions'));
+    }
+  });
+
   it('chooses the same section from the postings and from the page words when a term is both joined and typed (`test.each test each`)', () => {
     const page = fragment('/docs/api/test', 'Test', `${filler} test.each Runs once per row. ${filler} Each Test File each test and each test and each test. ${filler}`);
     const at = (word: string) => page.content.split(' ').indexOf(word);

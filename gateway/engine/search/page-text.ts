@@ -7,7 +7,7 @@
  * FULL_EXCERPT_RANKS hits of a query need this, and per-word tables would double the index. A loaded index reads a
  * page's bytes from the segment file (pread) and keeps the recent ones.
  */
-import { primaryTerm, toPlainText } from '../text.ts';
+import { sectionTerm, toPlainText } from '../text.ts';
 import type { ColdArray } from './cold-array.ts';
 import type { MatchSets } from './match-set.ts';
 import { type SegmentData, WORD_CHECKPOINT_INTERVAL, pageWordCount } from './segment.ts';
@@ -19,7 +19,7 @@ const wholeTexts = new WeakMap<ColdArray<Uint8Array>, PageBytes>();
 const pageTexts = new WeakMap<ColdArray<Uint8Array>, BoundedMemo<number, PageBytes>>();
 /** Pages read from a segment file kept per worker (the top hits of recent queries; ≈5 KB each). */
 const PAGE_TEXT_MEMO_MAX = 256;
-const PRIMARY_MEMO_MAX = 100_000;
+const TERM_MEMO_MAX = 100_000;
 /** ASCII bytes that are word characters ([0-9A-Za-z_]): see MatchedWords.in. */
 const WORD_BYTE = Uint8Array.from({ length: 128 }, (_, x) => (/[0-9A-Za-z_]/.test(String.fromCharCode(x)) ? 1 : 0));
 
@@ -90,10 +90,10 @@ export function plainWords(s: SegmentData, i: number, from: number, to: number):
  */
 export interface EmphasizedWords { joined: number[]; exact: number[]; headings: boolean }
 
-/** Positions of matched words in a page: per worker, with memos of word → primary term and first characters. */
+/** Positions of matched words in a page: per worker, with memos of word → section term and first characters. */
 export class MatchedWords {
   private readonly matchSets: MatchSets;
-  private readonly primaryMemo = new BoundedMemo<string, string>(PRIMARY_MEMO_MAX);
+  private readonly termMemo = new BoundedMemo<string, string>(TERM_MEMO_MAX);
   /** prefilter's tables, the entries set in them (first characters < 128, pairs 128 + index), and their terms. */
   private readonly firstTable = new Uint8Array(128);
   private readonly pairTable = new Uint8Array(128 * 128);
@@ -135,8 +135,9 @@ export class MatchedWords {
     this.prefilterTerms = terms;
   }
 
-  private primary(w: string): string {
-    return this.primaryMemo.get(w) ?? this.primaryMemo.remember(w, primaryTerm(w));
+  /** The term a section counts a word by, as the section postings do (text.ts sectionTerm). */
+  private termOf(w: string): string {
+    return this.termMemo.get(w) ?? this.termMemo.remember(w, sectionTerm(w));
   }
 
   /**
@@ -149,7 +150,7 @@ export class MatchedWords {
   }
 
   /**
-   * Word positions (page-relative) in [from, to) of page i whose primary term is in the match set; with `emphasized`,
+   * Word positions (page-relative) in [from, to) of page i whose section term is in the match set; with `emphasized`,
    * the positions of the set's joined terms and of its query words are pushed there too.
    */
   in(s: SegmentData, i: number, set: Uint8Array, from: number, to: number, emphasized?: EmphasizedWords): number[] {
@@ -160,7 +161,7 @@ export class MatchedWords {
     from = Math.max(0, from);
     if (!terms || to <= from) return matched;
     if (!s.zeroWidthSeparated[i]) {
-      // on the bytes: a word whose first byte is an ASCII word character has a primary term starting with that
+      // on the bytes: a word whose first byte is an ASCII word character has a section term starting with that
       // character (lower-cased), and when its second byte is one too, with those two (stemming keeps at least three
       // characters), so most words are skipped without building a string
       this.prefilter(terms);
@@ -181,7 +182,7 @@ export class MatchedWords {
           if (y < 0x80 && WORD_BYTE[y]) check = pairs[(x >= 65 && x <= 90 ? x | 0x20 : x) * 128 + (y >= 65 && y <= 90 ? y | 0x20 : y)] === 1;
         }
         if (check) {
-          const t = this.primary(buffer.toString('utf8', b, e));
+          const t = this.termOf(buffer.toString('utf8', b, e));
           if (t !== '' && terms.has(t)) {
             matched.push(p);
             // a term both joined and typed (`test.each test each`) counts as joined, as its postings do
@@ -195,7 +196,7 @@ export class MatchedWords {
     }
     const words = rawWords(s, i, from, to).split('\u200B');
     for (let j = 0, n = Math.min(words.length, to - from); j < n; j++) {
-      const t = this.primary(words[j]!);
+      const t = this.termOf(words[j]!);
       if (t !== '' && terms.has(t)) {
         matched.push(from + j);
         if (joinedTerms?.has(t)) emphasized!.joined.push(from + j);

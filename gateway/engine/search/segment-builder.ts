@@ -11,7 +11,7 @@
  */
 import { inMemory } from './cold-array.ts';
 import type { PagefindFragment } from '../pagefind-bundle.ts';
-import { toPlainText, wordTerms } from '../text.ts';
+import { sectionTerm, toPlainText, wordTerms } from '../text.ts';
 import { GrowableArray } from './growable-array.ts';
 import { withSectionsAndStaticHits } from './section-builder.ts';
 import { segmentTypoIndex } from './typo-index.ts';
@@ -123,6 +123,11 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
       if (ids === undefined) {
         const terms = wordTerms(w);
         ids = terms.length === 0 ? -1 : terms.length === 1 ? idOf(terms[0]!) : terms.map(idOf);
+        // a word of several terms: the one its section counts it by first (a call's name, text.ts sectionTerm)
+        if (typeof ids !== 'number') {
+          const first = idOf(sectionTerm(w));
+          ids = [first, ...ids.filter((id) => id !== first)];
+        }
         wordIds.set(w, ids);
       }
       if (ids === -1) {
