@@ -153,6 +153,26 @@ export function queryTerms(query: string, max = 12): string[] {
   return (content.length ? content : all).sort().slice(0, max);
 }
 
+/**
+ * The stopword queryTerms drops from a query of two words: an API typed as words can be one (`describe for` is
+ * `describe.for`, `test if` is `test.if`, `hot on` is `hot.on`), so it may still join the other word into the index
+ * term of such a name (search/term-dictionary.ts joinedTerms), never match on its own. Longer queries with a
+ * stopword are phrases ("Add a dependency", "Scopes and registries"), whose stopwords join nothing.
+ */
+export function queryJoinWords(query: string): string[] {
+  const words = query.split(/\s+/).filter((w) => w.length > 0);
+  if (words.length !== 2) return [];
+  const stop = new Set<string>();
+  let kept = false;
+  for (const w of words) {
+    const t = primaryTerm(w);
+    if (!t) continue;
+    if (STOPWORDS.has(t)) stop.add(t);
+    else kept = true;
+  }
+  return kept ? [...stop].sort() : [];
+}
+
 /** All terms of a text (for term-overlap scoring), in order, including parts of compound words (and of camelCase ones: splitCase). */
 export function textTerms(text: string, splitCase = false): string[] {
   const out: string[] = [];

@@ -2,7 +2,7 @@
 // a short query ranks the pages holding all its words first (those whose section headings hold them before the rest), question filler weighs little, the title counts as a
 // field, and the total counts every page holding at least one word. An in-memory index of a few synthetic pages.
 import { describe, expect, it } from 'vitest';
-import { queryTerms } from '../../gateway/engine/text.ts';
+import { queryJoinWords, queryTerms } from '../../gateway/engine/text.ts';
 import { SearchIndex } from '../../gateway/engine/search/search-index.ts';
 import { buildSegment } from '../../gateway/engine/search/segment-builder.ts';
 import { TermDictionary } from '../../gateway/engine/search/term-dictionary.ts';
@@ -228,6 +228,30 @@ describe('coverage ranking', () => {
     expect(mini.ranked('test each').urls.slice(0, 2)).toEqual(['/docs/api/test', '/docs/guide/lifecycle']);
     // a question (more than four terms) looks for no joined term
     expect(mini.ranked('each test within file hooks runs').urls[0]).toBe('/docs/guide/lifecycle');
+  });
+
+  it('an API whose name holds a stopword, typed as two words, opens its section (`describe for`: `describe.for`)', () => {
+    // the page's title is the other word, and its intro says it most: without the stopword the query is the title
+    const page = fragment('/docs/api/describe', 'describe', `${filler} describe groups tests: describe, describe and describe. describe.for Runs a suite per row. describe.skip Skips a suite. ${filler}`);
+    const at = (word: string) => page.content.split(' ').indexOf(word);
+    page.anchors = [
+      { element: 'h2', id: 'describefor', text: 'describe.for', location: at('describe.for') },
+      { element: 'h2', id: 'describeskip', text: 'describe.skip', location: at('describe.skip') },
+    ];
+    const mini = miniIndex([page, ...Array.from({ length: 20 }, (_, n) => fragment(`/docs/other-${n}`, `Other ${n}`, `A test page ${n}.`))]);
+    const first = (query: string, index = mini.index) => {
+      const terms = queryTerms(query);
+      const joinWords = queryJoinWords(query);
+      const r = index.rank(terms, undefined, 'any', undefined, joinWords);
+      return index.hit(r.docs[0]!, r.scores[0]!, r.titleMatch[0] === 1, index.matchSets(terms, joinWords), true).url;
+    };
+    expect(queryJoinWords('describe for')).toEqual(['for']);
+    for (const index of [mini.index, new SearchIndex([mini.segment], { wordsOverPostings: 0 })]) expect(first('describe for', index)).toBe('/docs/api/describe#describefor');
+    // the title alone is the page, as before
+    expect(first('describe')).toBe('/docs/api/describe');
+    // a longer query's stopwords are a phrase's, and join nothing ("Add a dependency", "Scopes and registries")
+    expect(queryJoinWords('add a dependency')).toEqual([]);
+    expect(queryJoinWords('for')).toEqual([]);
   });
 
   it('a heading that is a call with arguments is the section of its name (`Bun.secrets.get(options)`), on both paths', () => {

@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { Lru } from '../lru.ts';
 import { loadManifest } from '../manifest.ts';
 import { checkBundles } from '../pagefind-bundle.ts';
-import { queryTerms } from '../text.ts';
+import { queryJoinWords, queryTerms } from '../text.ts';
 import { type Prefetch, defaultBuildParallelism, fingerprintOf, loadOrBuildSegments, prefetchPrebuilt } from './index-cache.ts';
 import { checkSegmentFile, closeSegmentFile } from './index-file.ts';
 import { CONTENT_TYPES, type ContentType, type SearchHit } from './segment.ts';
@@ -256,9 +256,9 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
   let closed = false;
   let queries = 0;
 
-  const materialize = async (key: string, entry: Entry, terms: string[], ranks: number[]): Promise<void> => {
+  const materialize = async (key: string, entry: Entry, q: Query, ranks: number[]): Promise<void> => {
     const items = ranks.map((r) => [entry.docs[r]!, entry.scores[r]!, entry.titleMatch[r]!, r]);
-    const hits = await workers.run<SearchHit[]>({ op: 'materialize', terms, items });
+    const hits = await workers.run<SearchHit[]>({ op: 'materialize', terms: q.terms, joinWords: q.joinWords, items });
     ranks.forEach((r, j) => {
       if (!entry.hits[r]) {
         entry.hits[r] = Object.freeze(hits[j]!);
@@ -268,7 +268,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     cache.resize(key, entry.bytes);
   };
 
-  interface Query { terms: string[]; key: string; tag?: ContentType; match: 'all' | 'any'; offset: number; limit?: number }
+  interface Query { terms: string[]; joinWords: string[]; key: string; tag?: ContentType; match: 'all' | 'any'; offset: number; limit?: number }
 
   /** Validates the options and canonicalizes the query; undefined when it has no terms (no results). */
   const prepare = (query: string, o: SearchOptions): Query | undefined => {
@@ -284,7 +284,9 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
     queries++;
     const terms = queryTerms(query);
     if (terms.length === 0) return undefined;
-    return { terms, key: `${buildId}\u0001${tag ?? '*'}\u0001${match}\u0001${terms.join(' ')}`, tag, match, offset, limit };
+    const joinWords = queryJoinWords(query);
+    const key = `${buildId}\u0001${tag ?? '*'}\u0001${match}\u0001${terms.join(' ')}${joinWords.length ? `\u0001${joinWords.join(' ')}` : ''}`;
+    return { terms, joinWords, key, tag, match, offset, limit };
   };
 
   /** The cached ranking of a query, or one worker round trip that ranks it and renders the requested slice. */
@@ -297,7 +299,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         // a body is rendered whole by the worker (bytes, transferred); hits are materialized in chunks
         const want = body ? q.limit : Math.min(q.limit ?? MATERIALIZE_CHUNK, MATERIALIZE_CHUNK);
         const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array; termPages: Int32Array; hits: [number, SearchHit][]; body?: Uint8Array<ArrayBuffer>; corrections: [string, Correction[]][] }>({
-          op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : RANK_AHEAD * (q.offset + q.limit),
+          op: 'search', terms: q.terms, joinWords: q.joinWords, tag: q.tag, match: q.match, offset: q.offset, limit: want, body, topK: q.limit === undefined ? undefined : RANK_AHEAD * (q.offset + q.limit),
         });
         const corrections: Corrections = r.corrections.length ? new Map(r.corrections.map(([t, c]) => [t, Object.freeze(c.map((x) => Object.freeze(x)))])) : NO_CORRECTIONS;
         const e: Entry = { total: r.total, docs: r.docs, scores: r.scores, titleMatch: r.titleMatch, hits: [], slices: new Map(), corrections, termCounts: r.termPages, bytes: 64 + r.docs.length * 13 };
@@ -329,7 +331,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         const to = Math.min(entry.total, Math.max(end, 2 * before));
         const done = (async () => {
           const r = await workers.run<{ total: number; docs: Int32Array; scores: Float64Array; titleMatch: Uint8Array }>({
-            op: 'search', terms: q.terms, tag: q.tag, match: q.match, offset: 0, limit: 0, topK: to,
+            op: 'search', terms: q.terms, joinWords: q.joinWords, tag: q.tag, match: q.match, offset: 0, limit: 0, topK: to,
           });
           if (r.docs.length <= entry.docs.length) return;
           entry.bytes += (r.docs.length - entry.docs.length) * 13;
@@ -367,7 +369,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
       for (let r = offset; r < end; r++) if (!entry.hits[r]) missing.push(r);
       // in chunks: each reply is deserialized on the main thread, so no single message may be huge
       for (let k = 0; k < missing.length; k += MATERIALIZE_CHUNK) {
-        await abortable(materialize(key, entry, terms, missing.slice(k, k + MATERIALIZE_CHUNK)), o.signal);
+        await abortable(materialize(key, entry, q, missing.slice(k, k + MATERIALIZE_CHUNK)), o.signal);
       }
       // the same frozen array for the same cached slice: callers may key a WeakMap on it (e.g. serialized bodies)
       const sk = `${offset}:${end}`;
@@ -397,7 +399,7 @@ export async function createSearchEngine(opts: CreateSearchEngineOptions): Promi
         if (!p) {
           p = (async () => {
             const u8 = await workers.run<Uint8Array<ArrayBuffer>>({
-              op: 'body', terms, docs: entry.docs.slice(offset, end), scores: entry.scores.slice(offset, end), titleMatch: entry.titleMatch.slice(offset, end), from: offset,
+              op: 'body', terms, joinWords: q.joinWords, docs: entry.docs.slice(offset, end), scores: entry.scores.slice(offset, end), titleMatch: entry.titleMatch.slice(offset, end), from: offset,
             });
             const b = Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
             keepBody(bk, b);

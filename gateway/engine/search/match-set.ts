@@ -49,8 +49,8 @@ export class MatchSets {
     this.dictionary = dictionary;
   }
 
-  /** Per-segment marks (1 = counts as a match) over each segment's term ids. */
-  of(terms: string[]): Uint8Array[] {
+  /** Per-segment marks (1 = counts as a match) over each segment's term ids; `joinWords` only join (text.ts queryJoinWords). */
+  of(terms: string[], joinWords: readonly string[] = []): Uint8Array[] {
     // every mark is recorded in lists as it is set: the next call clears exactly those, even after a throw
     const lists: number[][] = this.segments.map(() => []);
     const sets = this.segments.map((s, k) => {
@@ -78,7 +78,8 @@ export class MatchSets {
         else expanded = true;
       }
     }
-    const joined = terms.length < 2 || terms.length > JOINED_MAX_TERMS ? [] : this.dictionary.joinedTerms(terms);
+    const words = terms.length + joinWords.length;
+    const joined = words < 2 || words > JOINED_MAX_TERMS ? [] : this.dictionary.joinedTerms(terms, joinWords);
     for (const j of joined) {
       strings.add(j.term);
       mark(j.ids);

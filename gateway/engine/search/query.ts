@@ -42,6 +42,8 @@ export interface Ranking {
 export type MatchMode = 'all' | 'any';
 
 const K1 = 1.2;
+/** The bit of a page's title mask for a joined name of the query (markJoinedTitles): no term's (at most 12 terms). */
+const JOINED_TITLE_BIT = 0x8000;
 const B = 0.75;
 /** A title word counts as this many body occurrences (BM25F field weight), against titles of TITLE_LENGTH words. */
 const TITLE_WEIGHT = 3;
@@ -165,13 +167,19 @@ export class QueryScorer {
 
   /** Calls `visit` with each page (global id) whose section headings hold the term of `ids` (its id per segment or -1). */
   private eachHeadingPage(ids: Int32Array, visit: (d: number) => void): void {
+    this.eachFieldPage(ids, 'heading', visit);
+  }
+
+  /** Calls `visit` with each page (global id) whose title or section headings hold the term of `ids`. */
+  private eachFieldPage(ids: Int32Array, field: 'title' | 'heading', visit: (d: number) => void): void {
     const { documents } = this;
     for (let k = 0; k < documents.segments.length; k++) {
       const id = ids[k]!;
       if (id < 0) continue;
-      const { headingPostingsStart, headingPostingPages } = documents.segments[k]!;
+      const s = documents.segments[k]!;
+      const [start, pages] = field === 'title' ? [s.titlePostingsStart, s.titlePostingPages] : [s.headingPostingsStart, s.headingPostingPages];
       const base = documents.segmentBase[k]!;
-      for (let e = headingPostingsStart[id]!, end = headingPostingsStart[id + 1]!; e < end; e++) visit(base + headingPostingPages[e]!);
+      for (let e = start[id]!, end = start[id + 1]!; e < end; e++) visit(base + pages[e]!);
     }
   }
 
@@ -179,10 +187,10 @@ export class QueryScorer {
    * Of the pages markHeadings listed, those whose section headings hold a term the query's words form joined
    * (TermDictionary.joinedTerms: `test each` → `testeach`, the heading `test.each`), listed in joinedHeadedPages.
    */
-  private markJoinedHeadings(terms: readonly string[], counted: number, stamp: number): number {
+  private markJoinedHeadings(terms: readonly string[], joinWords: readonly string[], counted: number, stamp: number): number {
     const { headingMask, headingStamp, joinedHeadedPages } = this;
     let n = 0;
-    for (const j of this.dictionary.joinedTerms(terms)) {
+    for (const j of this.dictionary.joinedTerms(terms, joinWords)) {
       this.eachHeadingPage(j.ids, (d) => {
         // a headed page of this query, listed once: its mask is set apart by bit 15, which is no term's (at most
         // JOINED_MAX_TERMS terms here)
@@ -192,6 +200,25 @@ export class QueryScorer {
       });
     }
     return n;
+  }
+
+  /**
+   * Counts a joined name of the query's words and stopwords (TermDictionary.joinedTerms) as one more title word of the
+   * pages of this query whose titles hold it; 1 when the query forms such a name (the title tier then asks for it), else 0.
+   */
+  private markJoinedTitles(terms: readonly string[], joinWords: readonly string[], stamp: number): number {
+    const names = this.dictionary.joinedTerms(terms, joinWords);
+    if (names.length === 0) return 0;
+    const { queryStamp, titleMask, titleMatched, titleSimilarity } = this;
+    for (const j of names) {
+      this.eachFieldPage(j.ids, 'title', (d) => {
+        if (queryStamp[d] !== stamp || (titleMask[d]! & JOINED_TITLE_BIT) !== 0) return;
+        titleMask[d]! |= JOINED_TITLE_BIT;
+        titleMatched[d]!++;
+        titleSimilarity[d]! += 1;
+      });
+    }
+    return 1;
   }
 
   /** Pages whose body holds one of `expansions` (distinct). */
@@ -253,7 +280,7 @@ export class QueryScorer {
    * The ranking of canonical query terms with an optional type filter. topK: only the first topK ranks are returned
    * (`total` still counts every match) — the same pages, order and scores as the full ranking's prefix.
    */
-  rank(terms: string[], type?: ContentType, match: MatchMode = 'all', topK?: number): Ranking {
+  rank(terms: string[], type?: ContentType, match: MatchMode = 'all', topK?: number, joinWords: readonly string[] = []): Ranking {
     const nT = terms.length;
     const termPageCounts = new Int32Array(nT);
     const empty: Ranking = { total: 0, docs: new Int32Array(0), scores: new Float64Array(0), titleMatch: new Uint8Array(0), termPages: termPageCounts };
@@ -357,6 +384,9 @@ export class QueryScorer {
     // never uses, "what projects has Robin done") cannot be in any title, and would leave the tier empty
     let knownTerms = 0;
     for (let ti = 0; ti < nT; ti++) if (inPages & (1 << ti)) knownTerms++;
+    // a query naming an API with a stopword in it (`describe for`: `describe.for`) asks for that name: a title holding
+    // its other words (the page `describe`) is not the page it asks for, one holding the name is
+    if (joinWords.length > 0 && knownTerms > 0) knownTerms += this.markJoinedTitles(terms, joinWords, stamp);
     const candidates = this.candidates;
     let nc = 0;
     let maxBody = 0;
@@ -418,7 +448,8 @@ export class QueryScorer {
       };
       raise(this.headedPages, headed);
       // above those, the headed pages whose headings name the query's words joined (`test each`: `test.each`)
-      const joinedHeaded = nT >= 2 && nT <= JOINED_MAX_TERMS ? this.markJoinedHeadings(terms, counted, stamp) : 0;
+      const words = nT + joinWords.length;
+      const joinedHeaded = words >= 2 && words <= JOINED_MAX_TERMS ? this.markJoinedHeadings(terms, joinWords, counted, stamp) : 0;
       if (joinedHeaded > 0) raise(this.joinedHeadedPages, joinedHeaded);
     }
     // title tier: above every other page; shorter titles (the query is more of the title) and titles holding the words

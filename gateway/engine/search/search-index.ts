@@ -50,9 +50,12 @@ export class SearchIndex {
     this.results = new ResultsWriter(this.documents, sections, this.hits);
   }
 
-  /** See QueryScorer.rank: the ranking of canonical query terms (text.ts queryTerms), optionally its top k only. */
-  rank(terms: string[], type?: ContentType, match: MatchMode = 'all', topK?: number): Ranking {
-    return this.scorer.rank(terms, type, match, topK);
+  /**
+   * See QueryScorer.rank: the ranking of canonical query terms (text.ts queryTerms), optionally its top k only;
+   * `joinWords`: the query's stopwords that may join its terms into a compound name (text.ts queryJoinWords).
+   */
+  rank(terms: string[], type?: ContentType, match: MatchMode = 'all', topK?: number, joinWords: readonly string[] = []): Ranking {
+    return this.scorer.rank(terms, type, match, topK, joinWords);
   }
 
   /** The index words that the query terms the index does not hold stand for (misspellings), by query term. */
@@ -66,8 +69,8 @@ export class SearchIndex {
   }
 
   /** The query's match sets, for hits and result bytes of that query (valid until the next call). */
-  matchSets(terms: string[]): Uint8Array[] {
-    return this.matchSetsOfQueries.of(terms);
+  matchSets(terms: string[], joinWords: readonly string[] = []): Uint8Array[] {
+    return this.matchSetsOfQueries.of(terms, joinWords);
   }
 
   /** The SearchHit of one ranked page (see HitRenderer.hit). */

@@ -110,12 +110,17 @@ export class TermDictionary {
    * joined so far, and one that begins no word is not extended: a query pays a binary search per term and segment, a
    * few steps per pair, and little more for longer names. The last word is also tried with the ending the stemmer took
    * from it, as a compound the stemmer did not touch keeps it (`S3Client.write`: `s3clientwrite`, not `s3clientwrit`).
-   * The runs of single terms are memoized, the result per term list.
+   * `joinWords`, the stopwords of the query (text.ts queryJoinWords), join too, beside at least one of `queryTerms`
+   * (`describ` `for` is `describefor`, of `describe.for`). The runs of single terms are memoized, the result per
+   * term list.
    */
-  joinedTerms(terms: readonly string[]): readonly Expansion[] {
-    const key = terms.join(' ');
+  joinedTerms(queryTerms: readonly string[], joinWords: readonly string[] = []): readonly Expansion[] {
+    const key = joinWords.length ? `${queryTerms.join(' ')}\u0001${joinWords.join(' ')}` : queryTerms.join(' ');
     let out = this.joinedMemo.get(key);
     if (out !== undefined) return out;
+    const terms = joinWords.length ? [...queryTerms, ...joinWords] : queryTerms;
+    /** The bits of `terms` that are query terms: a name joins at least one (not stopwords alone). */
+    const termBits = (1 << queryTerms.length) - 1;
     const found: Expansion[] = [];
     /** Which of `terms` each found name joins (bit per term). */
     const wordsOf = new Map<string, number>();
@@ -145,7 +150,8 @@ export class TermDictionary {
             return [from, to];
           });
           const joinedWords = used | (1 << u);
-          if (ids && !found.some((e) => e.term === candidate)) {
+          const named = (joinedWords & termBits) !== 0;
+          if (ids && named && !found.some((e) => e.term === candidate)) {
             found.push({ term: candidate, similarity: 1, ids });
             wordsOf.set(candidate, joinedWords);
           }
@@ -160,7 +166,7 @@ export class TermDictionary {
               const at = lowerBound(words, whole, lo, hi);
               if (at < hi && words.at(at) === whole) (wholeIds ??= new Int32Array(S).fill(-1))[k] = at;
             });
-            if (wholeIds && !found.some((e) => e.term === whole)) {
+            if (wholeIds && named && !found.some((e) => e.term === whole)) {
               found.push({ term: whole, similarity: 1, ids: wholeIds });
               wordsOf.set(whole, joinedWords);
             }
