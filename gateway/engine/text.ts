@@ -82,7 +82,7 @@ export function wordTerms(raw: string, splitCase = false): string[] {
     for (const p of lower.split(split)) if (p) out.add(stem(p));
   }
   // a call's name without its arguments, as a reader types the API: `Bun.secrets.get(options)` also `bunsecretsget`
-  const call = callTerm(lower);
+  const call = callTerm(raw);
   if (call) out.add(call);
   return [...out];
 }
@@ -137,15 +137,16 @@ export const QUESTION_FILLER: ReadonlySet<string> = new Set(
 );
 
 /**
- * Query → canonical term list: each whitespace-separated query word gives its joined term; stopwords are dropped
- * unless nothing else is left ("how do I deploy" → deploy); deduplicated, sorted (so permutations share a cache
- * entry and compute identically), capped.
+ * Query → canonical term list: each whitespace-separated query word gives its joined term (a call its name without
+ * the arguments, as sections count it: `Bun.secrets.get(options)` is `bunsecretsget`, sectionTerm); stopwords are
+ * dropped unless nothing else is left ("how do I deploy" → deploy); deduplicated, sorted (so permutations share a
+ * cache entry and compute identically), capped.
  */
 export function queryTerms(query: string, max = 12): string[] {
   const set = new Set<string>();
   for (const w of query.split(/\s+/)) {
     if (!w) continue;
-    const t = primaryTerm(w);
+    const t = sectionTerm(w);
     if (t) set.add(t);
   }
   const all = [...set];

@@ -232,11 +232,12 @@ describe('coverage ranking', () => {
 
   it('an API whose name holds a stopword, typed as two words, opens its section (`describe for`: `describe.for`)', () => {
     // the page's title is the other word, and its intro says it most: without the stopword the query is the title
-    const page = fragment('/docs/api/describe', 'describe', `${filler} describe groups tests: describe, describe and describe. describe.for Runs a suite per row. describe.skip Skips a suite. ${filler}`);
+    // `describe.skip` first: without the joined name the two sections tie and the first would win
+    const page = fragment('/docs/api/describe', 'describe', `${filler} describe groups tests: describe, describe and describe. describe.skip Skips a suite. describe.for Runs a suite per row. ${filler}`);
     const at = (word: string) => page.content.split(' ').indexOf(word);
     page.anchors = [
-      { element: 'h2', id: 'describefor', text: 'describe.for', location: at('describe.for') },
       { element: 'h2', id: 'describeskip', text: 'describe.skip', location: at('describe.skip') },
+      { element: 'h2', id: 'describefor', text: 'describe.for', location: at('describe.for') },
     ];
     const mini = miniIndex([page, ...Array.from({ length: 20 }, (_, n) => fragment(`/docs/other-${n}`, `Other ${n}`, `A test page ${n}.`))]);
     const first = (query: string, index = mini.index) => {
@@ -252,6 +253,36 @@ describe('coverage ranking', () => {
     // a longer query's stopwords are a phrase's, and join nothing ("Add a dependency", "Scopes and registries")
     expect(queryJoinWords('add a dependency')).toEqual([]);
     expect(queryJoinWords('for')).toEqual([]);
+  });
+
+  it('a two-word title holding its stopword keeps its title tier when the words also form a name (`log in`, `login`)', () => {
+    const pages = [
+      fragment('/docs/log-in', 'Log in', 'Open the account page and sign on with your password.'),
+      fragment('/docs/sessions', 'Sessions', 'A session starts at login and ends at logout; login once per device. Every log line is kept.'),
+      ...Array.from({ length: 20 }, (_, n) => fragment(`/docs/other-${n}`, `Other ${n}`, `Page ${n} writes a log.`)),
+    ];
+    const mini = miniIndex(pages);
+    const terms = queryTerms('log in');
+    const joinWords = queryJoinWords('log in');
+    const r = mini.index.rank(terms, undefined, 'any', undefined, joinWords);
+    expect(mini.index.hit(r.docs[0]!, 1, r.titleMatch[0] === 1, mini.index.matchSets(terms, joinWords), false).url).toBe('/docs/log-in');
+    expect(r.titleMatch[0]).toBe(1);
+  });
+
+  it('a call typed with its arguments is the call: its section, as typed without them (`Gamma(x)`)', () => {
+    const page = fragment('/docs/fn', 'Functions', `${filler} Alpha(x) Returns alpha. ${filler} Gamma(x) Returns gamma of x; Alpha(x) is its inverse. ${filler}`);
+    const at = (word: string) => page.content.split(' ').indexOf(word);
+    page.anchors = [
+      { element: 'h2', id: 'alpha', text: 'Alpha(x)', location: at('Alpha(x)') },
+      { element: 'h2', id: 'gamma', text: 'Gamma(x)', location: at('Gamma(x)') },
+    ];
+    const mini = miniIndex([page, ...Array.from({ length: 20 }, (_, n) => fragment(`/docs/other-${n}`, `Other ${n}`, `Page ${n}.`))]);
+    expect(queryTerms('Gamma(x)')).toEqual(['gamma']);
+    for (const query of ['Gamma(x)', 'gamma']) {
+      const terms = queryTerms(query);
+      const r = mini.index.rank(terms, undefined, 'any');
+      expect(mini.index.hit(r.docs[0]!, 1, false, mini.index.matchSets(terms), true).url, query).toBe('/docs/fn#gamma');
+    }
   });
 
   it('a heading that is a call with arguments is the section of its name (`Bun.secrets.get(options)`), on both paths', () => {

@@ -12,7 +12,7 @@ import type { AnchorInfo, List, PageInfo, PageList, SegmentData } from './segmen
 import { BoundedMemo } from '../lru.ts';
 
 /** The file format; a file of another version is not read (the index is rebuilt). */
-export const INDEX_FORMAT_VERSION = 12;
+export const INDEX_FORMAT_VERSION = 13;
 const MAGIC = 'ADSIDX';
 
 type ArrayName = 'bodyPostingsStart' | 'bodyPostingPages' | 'bodyPostingFrequencies' | 'titlePostingsStart' | 'titlePostingPages'

@@ -204,19 +204,24 @@ export class QueryScorer {
 
   /**
    * Counts a joined name of the query's words and stopwords (TermDictionary.joinedTerms) as one more title word of the
-   * pages of this query whose titles hold it; 1 when the query forms such a name (the title tier then asks for it), else 0.
+   * pages of this query whose titles hold it, or hold the stopwords themselves (the page "Log in" for `log in`, where
+   * some page says `login`); 1 when the query forms such a name (the title tier then asks for it), else 0.
    */
   private markJoinedTitles(terms: readonly string[], joinWords: readonly string[], stamp: number): number {
     const names = this.dictionary.joinedTerms(terms, joinWords);
     if (names.length === 0) return 0;
     const { queryStamp, titleMask, titleMatched, titleSimilarity } = this;
-    for (const j of names) {
-      this.eachFieldPage(j.ids, 'title', (d) => {
-        if (queryStamp[d] !== stamp || (titleMask[d]! & JOINED_TITLE_BIT) !== 0) return;
-        titleMask[d]! |= JOINED_TITLE_BIT;
-        titleMatched[d]!++;
-        titleSimilarity[d]! += 1;
-      });
+    const mark = (d: number) => {
+      if (queryStamp[d] !== stamp || (titleMask[d]! & JOINED_TITLE_BIT) !== 0) return;
+      titleMask[d]! |= JOINED_TITLE_BIT;
+      titleMatched[d]!++;
+      titleSimilarity[d]! += 1;
+    };
+    for (const j of names) this.eachFieldPage(j.ids, 'title', mark);
+    // a two-word query has one stopword (text.ts queryJoinWords): a title holding it as a word holds the phrase
+    if (joinWords.length === 1) {
+      const own = this.dictionary.expansions(joinWords[0]!).find((v) => v.term === joinWords[0]);
+      if (own) this.eachFieldPage(own.ids, 'title', mark);
     }
     return 1;
   }
@@ -386,7 +391,7 @@ export class QueryScorer {
     for (let ti = 0; ti < nT; ti++) if (inPages & (1 << ti)) knownTerms++;
     // a query naming an API with a stopword in it (`describe for`: `describe.for`) asks for that name: a title holding
     // its other words (the page `describe`) is not the page it asks for, one holding the name is
-    if (joinWords.length > 0 && knownTerms > 0) knownTerms += this.markJoinedTitles(terms, joinWords, stamp);
+    if (joinWords.length > 0 && knownTerms > 0 && nT + joinWords.length <= JOINED_MAX_TERMS) knownTerms += this.markJoinedTitles(terms, joinWords, stamp);
     const candidates = this.candidates;
     let nc = 0;
     let maxBody = 0;
