@@ -341,7 +341,7 @@ describe('coverage ranking', () => {
   });
 
   it('joins query words into the index term of a compound name, whatever the stemmer took between them or from the last', () => {
-    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot import.meta.hot.accept css.modules.classNameStrategy experimental.importDurations.thresholds S3Client.write S3Client.prototype.write S3Client.exists Bun.JSON5.parse()')]);
+    const mini = miniIndex([fragment('/docs/api', 'API', 'optimizeDeps.include vi.spyOn server.proxy describe.skip describe.concurrent skip Bun.cron.parse import.meta.hot import.meta.hot.accept css.modules.classNameStrategy experimental.importDurations.thresholds S3Client.write S3Client.prototype.write S3Client.exists Bun.JSON5.parse() server.ws')]);
     const dictionary = new TermDictionary([mini.segment], 24);
     const joined = (query: string) => dictionary.joinedTerms(queryTerms(query)).map((e) => e.term);
     expect(joined('optimizeDeps include')).toEqual(['optimizedepsinclud']);
@@ -365,6 +365,8 @@ describe('coverage ranking', () => {
     expect(joined('Bun JSON5 parse')).toEqual(['bunjson5parse']);
     // the name joining the most words: `S3Client.prototype.write`, not `S3Client.write`
     expect(joined('S3Client prototype write')).toEqual(['s3clientprototypewrite']);
+    // the compound stemmed as a whole, as the index stems it (`server.ws` is `serverw`, `ws` stays `ws`)
+    expect(joined('server ws')).toEqual(['serverw']);
   });
 
   it("a question's words in a page's description count for it, when it holds two or more of them", () => {

@@ -156,10 +156,9 @@ export class TermDictionary {
             wordsOf.set(candidate, joinedWords);
           }
           // the last word with the ending the stemmer took, which a compound the stemmer left whole keeps
-          // (`bun` `json5` `pars`: `bunjson5parse`, the term of `Bun.JSON5.parse()`)
-          for (const ending of this.joinersAfter(terms[u]!)) {
-            if (ending === '') continue;
-            const whole = candidate + ending;
+          // (`bun` `json5` `pars`: `bunjson5parse`, the term of `Bun.JSON5.parse()`), and the compound stemmed as a
+          // whole, as the index stems it (`server` `ws`: `serverw`, the term of `server.ws`)
+          for (const whole of this.wholeForms(candidate, terms[u]!)) {
             let wholeIds: Int32Array | undefined;
             ranges.forEach(([lo, hi], k) => {
               const words = this.segments[k]!.terms;
@@ -201,6 +200,15 @@ export class TermDictionary {
       }));
     }
     return ranges;
+  }
+
+  /** The other forms a compound ending in `last` may have in the index: `last` with an ending the stemmer took, or the compound stemmed. */
+  private wholeForms(candidate: string, last: string): string[] {
+    const out: string[] = [];
+    for (const ending of this.joinersAfter(last)) if (ending !== '') out.push(candidate + ending);
+    const stemmed = stem(candidate);
+    if (stemmed !== candidate && !out.includes(stemmed)) out.push(stemmed);
+    return out;
   }
 
   /** The JOINERS that may follow a stemmed word in a compound: an ending only after a word the stemmer takes it from. */
