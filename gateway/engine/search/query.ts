@@ -177,7 +177,8 @@ export class QueryScorer {
       const id = ids[k]!;
       if (id < 0) continue;
       const s = documents.segments[k]!;
-      const [start, pages] = field === 'title' ? [s.titlePostingsStart, s.titlePostingPages] : [s.headingPostingsStart, s.headingPostingPages];
+      const start = field === 'title' ? s.titlePostingsStart : s.headingPostingsStart;
+      const pages = field === 'title' ? s.titlePostingPages : s.headingPostingPages;
       const base = documents.segmentBase[k]!;
       for (let e = start[id]!, end = start[id + 1]!; e < end; e++) visit(base + pages[e]!);
     }

@@ -122,12 +122,9 @@ export function buildSegment(frags: Iterable<PagefindFragment>, n: number, fallb
       let ids = wordIds.get(w);
       if (ids === undefined) {
         const terms = wordTerms(w);
-        ids = terms.length === 0 ? -1 : terms.length === 1 ? idOf(terms[0]!) : terms.map(idOf);
         // a word of several terms: the one its section counts it by first (a call's name, text.ts sectionTerm)
-        if (typeof ids !== 'number') {
-          const first = idOf(sectionTerm(w));
-          ids = [first, ...ids.filter((id) => id !== first)];
-        }
+        const first = terms.length > 1 ? sectionTerm(w) : '';
+        ids = terms.length === 0 ? -1 : terms.length === 1 ? idOf(terms[0]!) : [first, ...terms.filter((t) => t !== first)].map(idOf);
         wordIds.set(w, ids);
       }
       if (ids === -1) {

@@ -125,6 +125,11 @@ export class TermDictionary {
     /** Which of `terms` each found name joins (bit per term). */
     const wordsOf = new Map<string, number>();
     const S = this.segments.length;
+    const keep = (term: string, ids: Int32Array, joined: number) => {
+      if (found.some((e) => e.term === term)) return;
+      found.push({ term, similarity: 1, ids });
+      wordsOf.set(term, joined);
+    };
     const extend = (text: string, last: string, used: number, parts: number, ranges: readonly (readonly [number, number])[]) => {
       const joiners = this.joinersAfter(last);
       // the run of words beginning with a candidate is needed only when a further term can extend it
@@ -150,24 +155,20 @@ export class TermDictionary {
             return [from, to];
           });
           const joinedWords = used | (1 << u);
-          const named = (joinedWords & termBits) !== 0;
-          if (ids && named && !found.some((e) => e.term === candidate)) {
-            found.push({ term: candidate, similarity: 1, ids });
-            wordsOf.set(candidate, joinedWords);
-          }
-          // the last word with the ending the stemmer took, which a compound the stemmer left whole keeps
-          // (`bun` `json5` `pars`: `bunjson5parse`, the term of `Bun.JSON5.parse()`), and the compound stemmed as a
-          // whole, as the index stems it (`server` `ws`: `serverw`, the term of `server.ws`)
-          for (const whole of this.wholeForms(candidate, terms[u]!)) {
-            let wholeIds: Int32Array | undefined;
-            ranges.forEach(([lo, hi], k) => {
-              const words = this.segments[k]!.terms;
-              const at = lowerBound(words, whole, lo, hi);
-              if (at < hi && words.at(at) === whole) (wholeIds ??= new Int32Array(S).fill(-1))[k] = at;
-            });
-            if (wholeIds && named && !found.some((e) => e.term === whole)) {
-              found.push({ term: whole, similarity: 1, ids: wholeIds });
-              wordsOf.set(whole, joinedWords);
+          // a name joins at least one query term, not stopwords alone
+          if ((joinedWords & termBits) !== 0) {
+            if (ids) keep(candidate, ids, joinedWords);
+            // the last word with the ending the stemmer took, which a compound the stemmer left whole keeps
+            // (`bun` `json5` `pars`: `bunjson5parse`, the term of `Bun.JSON5.parse()`), and the compound stemmed as a
+            // whole, as the index stems it (`server` `ws`: `serverw`, the term of `server.ws`)
+            for (const whole of this.wholeForms(candidate, terms[u]!)) {
+              let wholeIds: Int32Array | undefined;
+              ranges.forEach(([lo, hi], k) => {
+                const words = this.segments[k]!.terms;
+                const at = lowerBound(words, whole, lo, hi);
+                if (at < hi && words.at(at) === whole) (wholeIds ??= new Int32Array(S).fill(-1))[k] = at;
+              });
+              if (wholeIds) keep(whole, wholeIds, joinedWords);
             }
           }
           if (begins) extend(candidate, terms[u]!, joinedWords, parts + 1, next);
