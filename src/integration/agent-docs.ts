@@ -1,5 +1,5 @@
-// Build steps that need the finished HTML: the Pagefind index, the CDN header
-// files, and moving the assistant site into its own tree. Runs on astro:build:done.
+// Build steps that need the finished HTML: llms-full.txt, the Pagefind index, the CDN
+// header files, and moving the assistant site into its own tree. Runs on astro:build:done.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import { nginxDefaults, nginxGateways, nginxSite } from './nginx-site.ts';
 import { deferEnv, deferValue, writeSearchIndexes } from './search-index.ts';
 import { aheadDir, startCompressAhead, type CompressAhead } from './compress-ahead.ts';
 import { writeSecurityHeaders } from './security-headers.ts';
+import { writeLlmsFull } from './llms-full.ts';
 
 /** Route prefix the assistant (portfolio) site is built under, then moved to dist/portfolio. */
 export const assistantPrefix = 'assistant-site';
@@ -22,6 +23,10 @@ export function agentDocs({ site }: { site: SiteConfig }): AstroIntegration {
   return {
     name: 'agent-docs',
     hooks: {
+      // the dev server serves llms-full.txt from the docs model; a build writes it after the render (llms-full.ts)
+      'astro:config:setup': ({ command, injectRoute }) => {
+        if (command === 'dev') injectRoute({ pattern: '/llms-full.txt', entrypoint: fileURLToPath(new URL('../pages/_llms-full.txt.ts', import.meta.url)) });
+      },
       'astro:config:done': ({ config, logger }) => {
         distDir = join(fileURLToPath(config.outDir), '..');
         // a brought tree that names itself nowhere would be presented as this product (its home page, llms.txt)
@@ -40,6 +45,8 @@ export function agentDocs({ site }: { site: SiteConfig }): AstroIntegration {
           const { offered, dropped } = await ahead.finish();
           logger.info(`compress ahead: ${offered} bodies compressed during the render, ${dropped} left to the later pass`);
         }
+
+        await writeLlmsFull(root);
 
         // The assistant site leaves the docs tree: it has its own origin.
         const portfolioSrc = join(root, assistantPrefix);

@@ -76,9 +76,21 @@ export function rootLlms(model: DocsModel): string {
   return lines.join('\n');
 }
 
-export function fullLlms(model: DocsModel): string {
+/**
+ * llms-full.txt is its head, then per page `\n` and the page's part: every page's Markdown twin in the docs model's
+ * order (the manifest's). The build writes it page by page after the render (src/integration/llms-full.ts): as one
+ * string it would be the site's whole Markdown held several times over in the Astro process (a 56 MB file at 10,000
+ * pages); `astro dev` serves fullLlms.
+ */
+export function fullLlmsHead(): string {
   const site = loadSiteConfig();
-  const parts = [`# ${site.name}\n\n> ${site.description}\n`];
-  for (const p of model.pages) parts.push(`---\n\nSource: ${absolute(p.path)}\n\n${p.markdown}`);
-  return parts.join('\n');
+  return `# ${site.name}\n\n> ${site.description}\n`;
+}
+
+export function fullLlmsPart(path: string, markdown: string): string {
+  return `---\n\nSource: ${absolute(path)}\n\n${markdown}`;
+}
+
+export function fullLlms(model: DocsModel): string {
+  return [fullLlmsHead(), ...model.pages.map((p) => fullLlmsPart(p.path, p.markdown))].join('\n');
 }

@@ -1,7 +1,13 @@
-// llms.txt past its 50,000-character budget splits into per-section files.
+// llms.txt past its 50,000-character budget splits into per-section files; llms-full.txt, written by the build
+// page by page, is the text `astro dev` serves from the docs model.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DocPage, DocsModel, Section } from '../../src/lib/docs.ts';
-import { isSplit, llmsBudget, rootLlms, sectionLlms } from '../../src/lib/llms.ts';
+import { fullLlms, isSplit, llmsBudget, rootLlms, sectionLlms } from '../../src/lib/llms.ts';
+import { LLMS_FULL_FILE, writeLlmsFull } from '../../src/integration/llms-full.ts';
+import { fixtureBuild } from '../helpers/manifest.ts';
 
 function syntheticModel(sectionCount: number, pagesPerSection: number): DocsModel {
   const sections: Section[] = [];
@@ -45,5 +51,34 @@ describe('llms.txt size budget', () => {
     const one = sectionLlms(model.sections[7]!);
     expect(one).toMatch(/^# .+: Section 7\n\n> /);
     expect(one.split('\n').filter((l) => l.startsWith('- ')).length).toBe(50);
+  });
+});
+
+describe('llms-full.txt', () => {
+  it('is written from the twins, in the manifest order, as the dev server renders it from the model', async () => {
+    // pages of ≈400 KB: the writer's 1 MB chunks end inside the list, and a multi-byte character sits in each page
+    const model = syntheticModel(2, 3);
+    const root = mkdtempSync(join(tmpdir(), 'llms-full-'));
+    try {
+      for (const [k, page] of model.pages.entries()) (page as { markdown: string }).markdown = `# ${page.title}\n\n${`Text of page ${k} → `.repeat(20_000)}\n`;
+      const pages = model.pages.map((p) => ({ path: p.path, md: `${p.path.slice(1)}.md` }));
+      writeFileSync(join(root, 'build-manifest.json'), JSON.stringify({ pages }));
+      for (const [k, p] of pages.entries()) {
+        mkdirSync(dirname(join(root, p.md)), { recursive: true });
+        writeFileSync(join(root, p.md), model.pages[k]!.markdown);
+      }
+      await writeLlmsFull(root);
+      expect(readFileSync(join(root, LLMS_FULL_FILE), 'utf8')).toBe(fullLlms(model));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('carries every page of the fixture build, each with its twin', () => {
+    const { distDir, manifest } = fixtureBuild();
+    const siteDir = join(distDir, 'site');
+    const { name, description, url } = manifest.site;
+    const twins = manifest.pages.map((p) => `---\n\nSource: ${url}${p.path}\n\n${readFileSync(join(siteDir, p.md), 'utf8')}`);
+    expect(readFileSync(join(siteDir, LLMS_FULL_FILE), 'utf8')).toBe([`# ${name}\n\n> ${description}\n`, ...twins].join('\n'));
   });
 });

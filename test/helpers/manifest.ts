@@ -18,7 +18,7 @@ export interface ManifestPage {
 }
 export interface Manifest {
   buildId: string;
-  site: { url: string; name: string };
+  site: { url: string; name: string; description: string };
   pages: ManifestPage[];
 }
 
