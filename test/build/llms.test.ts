@@ -56,7 +56,7 @@ describe('llms.txt size budget', () => {
 
 describe('llms-full.txt', () => {
   it('is written from the twins, in the manifest order, as the dev server renders it from the model', async () => {
-    // pages of ≈400 KB: the writer's 1 MB chunks end inside the list, and a multi-byte character sits in each page
+    // pages of ≈340 KB: the writer's chunks of a million characters end inside the list
     const model = syntheticModel(2, 3);
     const root = mkdtempSync(join(tmpdir(), 'llms-full-'));
     try {
