@@ -42,8 +42,11 @@ export interface Ranking {
 export type MatchMode = 'all' | 'any';
 
 const K1 = 1.2;
-/** The bit of a page's title mask for a joined name of the query (markJoinedTitles): no term's (at most 12 terms). */
-const JOINED_TITLE_BIT = 0x8000;
+/**
+ * The bit of a page's title or heading mask for a joined name of the query (markJoinedTitles, markJoinedHeadings): no
+ * term's (at most 12 terms).
+ */
+const JOINED_BIT = 0x8000;
 const B = 0.75;
 /** A title word counts as this many body occurrences (BM25F field weight), against titles of TITLE_LENGTH words. */
 const TITLE_WEIGHT = 3;
@@ -147,7 +150,7 @@ export class QueryScorer {
       if ((counted & bit) === 0) continue;
       for (const v of this.dictionary.expansions(terms[ti]!)) {
         if (v.similarity !== 1) continue;
-        this.eachHeadingPage(v.ids, (d) => {
+        this.eachFieldPage(v.ids, 'heading', (d) => {
           if (queryStamp[d] !== stamp || (matched[d]! & bit) === 0) return;
           if (headingStamp[d] !== stamp) {
             headingStamp[d] = stamp;
@@ -165,12 +168,7 @@ export class QueryScorer {
     return full;
   }
 
-  /** Calls `visit` with each page (global id) whose section headings hold the term of `ids` (its id per segment or -1). */
-  private eachHeadingPage(ids: Int32Array, visit: (d: number) => void): void {
-    this.eachFieldPage(ids, 'heading', visit);
-  }
-
-  /** Calls `visit` with each page (global id) whose title or section headings hold the term of `ids`. */
+  /** Calls `visit` with each page (global id) whose title or section headings hold the term of `ids` (its id per segment or -1). */
   private eachFieldPage(ids: Int32Array, field: 'title' | 'heading', visit: (d: number) => void): void {
     const { documents } = this;
     for (let k = 0; k < documents.segments.length; k++) {
@@ -192,11 +190,10 @@ export class QueryScorer {
     const { headingMask, headingStamp, joinedHeadedPages } = this;
     let n = 0;
     for (const j of this.dictionary.joinedTerms(terms, joinWords)) {
-      this.eachHeadingPage(j.ids, (d) => {
-        // a headed page of this query, listed once: its mask is set apart by bit 15, which is no term's (at most
-        // JOINED_MAX_TERMS terms here)
+      this.eachFieldPage(j.ids, 'heading', (d) => {
+        // a headed page of this query, listed once: its mask is set apart by JOINED_BIT
         if (headingStamp[d] !== stamp || headingMask[d] !== counted) return;
-        headingMask[d] = counted | 0x8000;
+        headingMask[d] = counted | JOINED_BIT;
         joinedHeadedPages[n++] = d;
       });
     }
@@ -213,8 +210,8 @@ export class QueryScorer {
     if (names.length === 0) return 0;
     const { queryStamp, titleMask, titleMatched, titleSimilarity } = this;
     const mark = (d: number) => {
-      if (queryStamp[d] !== stamp || (titleMask[d]! & JOINED_TITLE_BIT) !== 0) return;
-      titleMask[d]! |= JOINED_TITLE_BIT;
+      if (queryStamp[d] !== stamp || (titleMask[d]! & JOINED_BIT) !== 0) return;
+      titleMask[d]! |= JOINED_BIT;
       titleMatched[d]!++;
       titleSimilarity[d]! += 1;
     };
